@@ -1,0 +1,21 @@
+//! Typed resources of the API groups certgate serves, with field names and JSON shapes
+//! identical to upstream so that upstream manifests parse unchanged.
+//!
+//! - [`certificate_request`]: `cert-manager.io/v1` `CertificateRequest`.
+//! - [`policy`]: `policy.cert-manager.io/v1alpha1` `CertificateRequestPolicy`.
+//! - [`field`]: Kubernetes `field.Error` and aggregate rendering, byte-for-byte as apimachinery.
+//! - [`gofmt`]: the Go formatting rules those messages depend on (`%q`, JSON, durations).
+//! - [`crd`]: CustomResourceDefinition manifests generated from the types.
+#![forbid(unsafe_code)]
+
+pub mod certificate_request;
+pub mod crd;
+pub mod field;
+pub mod gofmt;
+pub mod policy;
+
+pub use certificate_request::{
+    CertificateRequest, CertificateRequestCondition, CertificateRequestSpec,
+    CertificateRequestStatus, IssuerReference,
+};
+pub use policy::{CertificateRequestPolicy, CertificateRequestPolicySpec};
