@@ -4,7 +4,10 @@
 //! Users script against these texts, so every byte matters: Go `%q` for plain strings,
 //! `%v` for bools and sized ints, JSON (with `<`, `>`, `&` escaped) for everything else.
 
+use std::collections::HashSet;
 use std::fmt;
+
+use crate::gofmt;
 
 /// A field path such as `spec.allowed.otherNames[1.2.3].validations[0]`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -70,7 +73,8 @@ pub enum ErrorType {
 pub struct FieldError {
     pub kind: ErrorType,
     pub path: Path,
-    /// `None` where Go shows no value (Required, Forbidden, Internal).
+    /// `None` where Go shows no value. Never shown for Required, Forbidden, Internal and
+    /// TooLong, whatever it holds.
     pub value: Option<BadValue>,
     pub detail: String,
 }
@@ -90,14 +94,74 @@ impl FieldError {
     }
     /// `field.NotSupported(path, value, validValues)`: detail lists each valid value Go-quoted.
     pub fn not_supported(path: Path, value: BadValue, valid: &[&str]) -> Self {
-        let _ = (path, value, valid);
-        todo!("api crate owner")
+        let detail = if valid.is_empty() {
+            String::new()
+        } else {
+            let quoted: Vec<String> = valid.iter().map(|v| gofmt::quote(v)).collect();
+            format!("supported values: {}", quoted.join(", "))
+        };
+        FieldError { kind: ErrorType::NotSupported, path, value: Some(value), detail }
+    }
+}
+
+impl ErrorType {
+    /// The text apimachinery prints for the type (`ErrorType.String()`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorType::Invalid => "Invalid value",
+            ErrorType::Required => "Required value",
+            ErrorType::NotSupported => "Unsupported value",
+            ErrorType::Forbidden => "Forbidden",
+            ErrorType::Internal => "Internal error",
+            ErrorType::Duplicate => "Duplicate value",
+            ErrorType::NotFound => "Not found",
+            ErrorType::TooLong => "Too long",
+            ErrorType::TooMany => "Too many",
+        }
+    }
+
+    /// Whether apimachinery prints the bad value for this type. `TooLong` hides it (the
+    /// value is what was too long); `TooMany` shows the item count.
+    fn shows_value(self) -> bool {
+        !matches!(
+            self,
+            ErrorType::Required | ErrorType::Forbidden | ErrorType::Internal | ErrorType::TooLong
+        )
+    }
+}
+
+impl std::error::Error for FieldError {}
+
+impl fmt::Display for ErrorType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Display for BadValue {
+    /// The value as `field.Error` prints it: `%q` for strings, `%v` for bools and sized
+    /// integers, JSON for everything else.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadValue::Str(s) => f.write_str(&gofmt::quote(s)),
+            BadValue::Bool(b) => write!(f, "{b}"),
+            BadValue::Int(i) => write!(f, "{i}"),
+            BadValue::Json(v) => f.write_str(&gofmt::json(v)),
+        }
     }
 }
 
 impl fmt::Display for FieldError {
-    fn fmt(&self, _f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        todo!("api crate owner: `<path>: <type string>[: <value>][: <detail>]`")
+    /// `<path>: <type>[: <value>][: <detail>]`, as `field.Error.Error()`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.kind)?;
+        if let Some(value) = self.value.as_ref().filter(|_| self.kind.shows_value()) {
+            write!(f, ": {value}")?;
+        }
+        if !self.detail.is_empty() {
+            write!(f, ": {}", self.detail)?;
+        }
+        Ok(())
     }
 }
 
@@ -109,6 +173,14 @@ pub fn aggregate(errors: &[FieldError]) -> Option<String> {
 /// Aggregates already-rendered texts (nested aggregates flattened by the caller):
 /// repeated texts dropped, one text as-is, several as `[a, b]`.
 pub fn aggregate_texts(texts: impl IntoIterator<Item = String>) -> Option<String> {
-    let _ = texts.into_iter();
-    todo!("api crate owner")
+    let mut seen = HashSet::new();
+    let distinct: Vec<String> = texts.into_iter().filter(|t| seen.insert(t.clone())).collect();
+    match distinct.as_slice() {
+        [] => None,
+        [only] => Some(only.clone()),
+        _ => Some(format!("[{}]", distinct.join(", "))),
+    }
 }
+
+#[cfg(test)]
+mod tests;

@@ -6,9 +6,23 @@
 
 use std::collections::BTreeMap;
 
+mod aggregation;
 mod authorizer;
+mod error;
+mod explain;
+mod objects;
+mod rule;
+mod selector;
+mod snapshot;
+mod subjects;
 
-pub use authorizer::{RbacAuthorizer, RbacObjects};
+pub use authorizer::RbacAuthorizer;
+pub use error::{InvalidObjects, ObjectError};
+pub use explain::{BindingExplanation, BindingKind, BindingOutcome, Explanation, RuleMismatch};
+pub use objects::RbacObjects;
+
+/// The group whose members kube-apiserver allows everything, before RBAC is consulted.
+pub const SYSTEM_MASTERS: &str = "system:masters";
 
 /// The requester, as in `SubjectAccessReview.spec` / `UserInfo`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -17,6 +31,26 @@ pub struct UserInfo {
     pub uid: String,
     pub groups: Vec<String>,
     pub extra: BTreeMap<String, Vec<String>>,
+}
+
+impl UserInfo {
+    /// The identity Kubernetes authentication gives a ServiceAccount token: username
+    /// `system:serviceaccount:<namespace>:<name>` and the groups `system:serviceaccounts`,
+    /// `system:serviceaccounts:<namespace>` and `system:authenticated`. RBAC itself never
+    /// adds these groups, so callers that build a [`UserInfo`] by hand for a ServiceAccount
+    /// should use this to get the same answers as the API server.
+    pub fn service_account(namespace: &str, name: &str, uid: &str) -> Self {
+        UserInfo {
+            username: format!("{}{namespace}:{name}", subjects::SERVICE_ACCOUNT_USERNAME_PREFIX),
+            uid: uid.to_owned(),
+            groups: vec![
+                "system:serviceaccounts".to_owned(),
+                format!("system:serviceaccounts:{namespace}"),
+                "system:authenticated".to_owned(),
+            ],
+            extra: BTreeMap::new(),
+        }
+    }
 }
 
 /// `SubjectAccessReview.spec.resourceAttributes`. Empty strings mean unset.
@@ -31,6 +65,15 @@ pub struct ResourceAttributes {
     pub name: String,
 }
 
+/// `SubjectAccessReview.spec.nonResourceAttributes`: a request for a URL path that is not
+/// an API resource (`/healthz`, `/metrics`). Such requests are always cluster-scoped, so only
+/// ClusterRoleBindings can allow them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NonResourceAttributes {
+    pub path: String,
+    pub verb: String,
+}
+
 /// One access question.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AccessReview {
@@ -40,7 +83,7 @@ pub struct AccessReview {
 
 /// The answer, with the reason Kubernetes would give (`RBAC: allowed by ClusterRoleBinding
 /// "x" of ClusterRole "y" to User "z"`), or why nothing allowed it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct AccessDecision {
     pub allowed: bool,
     pub reason: String,

@@ -1,0 +1,13 @@
+//! The Go formatting rules that upstream messages are made of.
+//!
+//! Users script against upstream message texts, so these reproduce Go's output byte for byte:
+//! [`quote`] is `strconv.Quote` (`%q`), [`json()`] is `encoding/json.Marshal`, and
+//! [`GoDuration`] is `time.ParseDuration` and `time.Duration.String()`.
+
+mod duration;
+mod json;
+mod quote;
+
+pub use duration::{DurationError, GoDuration};
+pub use json::json;
+pub use quote::{quote, quote_list};

@@ -1,0 +1,131 @@
+//! Go's `strconv.Quote`.
+
+use std::fmt::Write as _;
+
+use unicode_general_category::{GeneralCategory, get_general_category};
+
+/// Go's `%q` / `strconv.Quote` of a string: printable characters (ASCII or not) are kept,
+/// everything else is escaped the way Go escapes it.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        push_escaped(&mut out, c);
+    }
+    out.push('"');
+    out
+}
+
+/// `%q` of a `[]string`: `["a" "b"]`, as kube-apiserver prints group lists.
+pub fn quote_list(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|item| quote(item)).collect();
+    format!("[{}]", quoted.join(" "))
+}
+
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '"' | '\\' => {
+            out.push('\\');
+            out.push(c);
+        }
+        _ if is_print(c) => out.push(c),
+        '\u{7}' => out.push_str("\\a"),
+        '\u{8}' => out.push_str("\\b"),
+        '\u{c}' => out.push_str("\\f"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\u{b}' => out.push_str("\\v"),
+        // Go uses the two-digit form only for ASCII controls; C1 controls get `\u00XX`.
+        _ if c < ' ' || c == '\u{7f}' => {
+            let _ = write!(out, "\\x{:02x}", u32::from(c));
+        }
+        _ if u32::from(c) < 0x1_0000 => {
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+        }
+        _ => {
+            let _ = write!(out, "\\U{:08x}", u32::from(c));
+        }
+    }
+}
+
+/// Go's `unicode.IsPrint` (which `strconv.IsPrint` mirrors): letters, marks, numbers,
+/// punctuation, symbols and the ASCII space. Other spaces (U+00A0, U+3000), line and
+/// paragraph separators, controls, format characters (U+00AD, U+200B..U+200F, U+FEFF),
+/// private-use and unassigned code points are not printable.
+///
+/// The category tables come from `unicode-general-category`, whose Unicode version may be
+/// newer than the one of the Go release upstream was built with; the two differ only on
+/// code points assigned in between.
+pub(crate) fn is_print(c: char) -> bool {
+    if c == ' ' {
+        return true;
+    }
+    use GeneralCategory as G;
+    matches!(
+        get_general_category(c),
+        G::UppercaseLetter
+            | G::LowercaseLetter
+            | G::TitlecaseLetter
+            | G::ModifierLetter
+            | G::OtherLetter
+            | G::NonspacingMark
+            | G::SpacingMark
+            | G::EnclosingMark
+            | G::DecimalNumber
+            | G::LetterNumber
+            | G::OtherNumber
+            | G::ConnectorPunctuation
+            | G::DashPunctuation
+            | G::OpenPunctuation
+            | G::ClosePunctuation
+            | G::InitialPunctuation
+            | G::FinalPunctuation
+            | G::OtherPunctuation
+            | G::MathSymbol
+            | G::CurrencySymbol
+            | G::ModifierSymbol
+            | G::OtherSymbol
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{quote, quote_list};
+
+    #[test]
+    fn quotes_lists_like_go() {
+        assert_eq!(quote_list(&[]), "[]");
+        assert_eq!(quote_list(&["a".to_owned(), "b c".to_owned()]), r#"["a" "b c"]"#);
+    }
+
+    #[test]
+    fn matches_go_strconv_quote() {
+        let cases = [
+            ("", r#""""#),
+            ("value", r#""value""#),
+            (r#"a"b\c"#, r#""a\"b\\c""#),
+            ("\u{7}\u{8}\u{c}\n\r\t\u{b}", r#""\a\b\f\n\r\t\v""#),
+            ("\u{0}\u{1b}\u{7f}", r#""\x00\x1b\x7f""#),
+            // C1 control, no-break space and soft hyphen are not printable in Go.
+            ("\u{85}\u{a0}\u{ad}", r#""\u0085\u00a0\u00ad""#),
+            ("¡ÿ", r#""¡ÿ""#),
+            ("héllo wörld ✓ 日本", r#""héllo wörld ✓ 日本""#),
+            ("\u{200b}\u{200f}\u{2028}\u{2029}\u{feff}", r#""\u200b\u200f\u2028\u2029\ufeff""#),
+            ("\u{3000}", r#""\u3000""#),
+            ("\u{e000}", r#""\ue000""#),
+            ("\u{10ffff}\u{f0000}", r#""\U0010ffff\U000f0000""#),
+            ("😀", r#""😀""#),
+            ("e\u{301}", "\"e\u{301}\""),
+            ("\u{fffd}", "\"\u{fffd}\""),
+            (
+                "-----BEGIN CERTIFICATE REQUEST-----\nMIIC",
+                r#""-----BEGIN CERTIFICATE REQUEST-----\nMIIC""#,
+            ),
+            ("<&>", r#""<&>""#),
+        ];
+        for (input, want) in cases {
+            assert_eq!(quote(input), want, "quote({input:?})");
+        }
+    }
+}
