@@ -1,12 +1,42 @@
 //! approver-policy, as pure functions: which policies apply to a CertificateRequest, what
 //! each evaluator finds, and the Approved / Denied / Unprocessed decision with upstream's
 //! exact messages. No I/O: namespaces and RBAC come in through traits.
+//!
+//! Layout, one job per module:
+//! - [`wildcard`]: the `*` matcher used by `allowed`, usages and selectors;
+//! - `attributes`: the request attributes `allowed` checks, extracted once per review;
+//! - `allowed`, `constraints`: the two built-in evaluators;
+//! - `selector`, `bound`: the issuerRef / namespace predicates and the RBAC `use` check;
+//! - `review`: the pipeline and its messages;
+//! - `validate`: the policy admission checks;
+//! - [`readiness`]: the `Ready` condition; [`trace`]: the `--explain` record.
 #![forbid(unsafe_code)]
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use certgate_api::{CertificateRequest, CertificateRequestPolicy};
+use certgate_cel::PolicyCel;
 use certgate_pki::{CsrError, DecodedCsr};
+
+mod allowed;
+mod attributes;
+mod bound;
+mod constraints;
+mod findings;
+mod labels;
+pub mod readiness;
+mod review;
+mod selector;
+#[cfg(test)]
+mod test_support;
+pub mod trace;
+mod validate;
+pub mod wildcard;
+
+pub use review::{
+    APPROVED_PREFIX, DENIED_PREFIX, NO_POLICIES_APPLICABLE, NO_POLICIES_EXIST, UNRECONCILED_PREFIX,
+};
 
 /// A request under review, with its CSR decoded once (outside the per-policy loop).
 pub struct Request<'a> {
@@ -16,7 +46,8 @@ pub struct Request<'a> {
 
 /// Whether a policy takes part in evaluation (from its `Ready` condition in a cluster, or
 /// from the admission checks offline).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "state", content = "reason")]
 pub enum Readiness {
     /// `Ready=True`.
     Ready,
@@ -87,21 +118,6 @@ pub struct Review {
     pub trace: Option<trace::ReviewTrace>,
 }
 
-pub mod trace {
-    //! Why each policy was or was not used (`--explain`). Serializable for `-o json`
-    //! and rendered as text by its `Display` impl.
-
-    /// Filled in by the approval crate owner.
-    #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-    pub struct ReviewTrace {}
-
-    impl std::fmt::Display for ReviewTrace {
-        fn fmt(&self, _f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            todo!("approval crate owner")
-        }
-    }
-}
-
 /// The result of the policy admission checks (what the `policy.cert-manager.io` webhook
 /// would reject), approver-policy spec §8.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -120,12 +136,11 @@ impl PolicyValidation {
 
 /// The approver: evaluators (`allowed`, `constraints`) plus the shared CEL cache.
 pub struct Approver {
-    #[allow(dead_code)]
-    cel: std::sync::Arc<certgate_cel::PolicyCel>,
+    cel: Arc<PolicyCel>,
 }
 
 impl Approver {
-    pub fn new(cel: std::sync::Arc<certgate_cel::PolicyCel>) -> Self {
+    pub fn new(cel: Arc<PolicyCel>) -> Self {
         Approver { cel }
     }
 
@@ -139,13 +154,17 @@ impl Approver {
         authorizer: &dyn certgate_rbac::Authorizer,
         options: ReviewOptions,
     ) -> Review {
-        let _ = (request, policies, namespaces, authorizer, options);
-        todo!("approval crate owner")
+        review::review(
+            &self.cel,
+            request,
+            policies,
+            &review::Environment { namespaces, authorizer },
+            options,
+        )
     }
 
     /// The policy admission checks (spec §8).
     pub fn validate_policy(&self, policy: &CertificateRequestPolicy) -> PolicyValidation {
-        let _ = policy;
-        todo!("approval crate owner")
+        validate::validate(&self.cel, policy)
     }
 }

@@ -3,9 +3,33 @@
 //! This crate is certgate's one seam to a CEL engine: callers see [`PolicyCel`],
 //! [`Program`] and the error types, never the engine underneath, so the engine can be
 //! replaced (issue: production-grade CEL) without touching evaluators.
+//!
+//! The engine today is the interim one of `docs/decisions/0002-interim-cel-engine.md`:
+//! the `cel` crate's interpreter, behind checks this crate adds because that crate has
+//! no type checker and no cost limit:
+//!
+//! - rules longer than [`MAX_RULE_BYTES`] or nested deeper than [`MAX_NESTING_DEPTH`]
+//!   are rejected before and after parsing, so neither the parser nor the interpreter,
+//!   both recursive, can exhaust a thread's stack;
+//! - undeclared identifiers, unknown `cr` fields and results that are certainly not
+//!   `bool` are compile errors, as with cel-go; a non-`bool` result the static check
+//!   cannot see is an evaluation error instead.
 #![forbid(unsafe_code)]
 
-use std::sync::Arc;
+mod analysis;
+mod cache;
+mod compile;
+mod environment;
+mod limits;
+mod parse_errors;
+mod program;
+mod request;
+mod result_type;
+mod service_account;
+
+pub use cache::{DEFAULT_CACHE_SIZE, PolicyCel};
+pub use limits::{MAX_NESTING_DEPTH, MAX_RULE_BYTES};
+pub use program::Program;
 
 /// The `cr` variable of the approver-policy environment.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -30,43 +54,14 @@ pub struct EvalError {
     pub message: String,
 }
 
-/// A compiled rule of the approver-policy environment (`self: string`, `cr`).
-pub struct Program {
-    // Filled in by the cel crate owner.
-}
-
-impl Program {
-    /// Evaluates the rule for one attribute value.
-    pub fn eval(&self, self_value: &str, cr: &CrVariable) -> Result<bool, EvalError> {
-        let _ = (self_value, cr);
-        todo!("cel crate owner")
+impl CompileError {
+    pub(crate) fn new(message: impl Into<String>) -> Self {
+        Self { message: message.into() }
     }
 }
 
-/// The approver-policy CEL environment with a shared, bounded LRU cache of compiled rules
-/// (compile errors cached too), keyed by rule text. Shared by admission and evaluation.
-pub struct PolicyCel {
-    // Filled in by the cel crate owner.
-}
-
-/// Default number of cached rules, as upstream.
-pub const DEFAULT_CACHE_SIZE: usize = 1024;
-
-impl PolicyCel {
-    pub fn new(cache_size: usize) -> Self {
-        let _ = cache_size;
-        todo!("cel crate owner")
-    }
-
-    /// Compiles (or fetches from cache) a rule.
-    pub fn compile(&self, rule: &str) -> Result<Arc<Program>, CompileError> {
-        let _ = rule;
-        todo!("cel crate owner")
-    }
-}
-
-impl Default for PolicyCel {
-    fn default() -> Self {
-        Self::new(DEFAULT_CACHE_SIZE)
+impl EvalError {
+    pub(crate) fn new(message: impl Into<String>) -> Self {
+        Self { message: message.into() }
     }
 }
