@@ -12,7 +12,9 @@ pub struct DecodedCsr {
     pub san: SanEntries,
     /// Number of subjectAltName extensions in the extension request (policy denies > 1).
     pub san_extension_count: usize,
-    /// Set when a SAN extension is present but cannot be decoded (policy denies with this text).
+    /// Set when a SAN extension is present but cannot be decoded (policy denies with this text):
+    /// the first failure, e.g. `entry 0 (dNSName): non-ASCII byte at offset 3`. Entries of a
+    /// failed extension are left out of `san`; those of other SAN extensions are kept.
     pub san_decode_error: Option<String>,
     pub public_key: PublicKeyInfo,
     /// `basicConstraints.cA` when the extension is present.
@@ -105,17 +107,62 @@ pub enum KeyAlgorithm {
 pub enum CsrError {
     #[error("certificate request is {size} bytes, larger than the {limit} byte limit")]
     TooLarge { size: usize, limit: usize },
-    // The pki crate owner adds the remaining variants (PEM, DER, signature, ...).
+    #[error("certificate request is empty; provide a PEM-encoded PKCS#10 certificate request")]
+    Empty,
+    #[error(
+        "certificate request is neither PEM (no valid \"-----BEGIN CERTIFICATE REQUEST-----\" block) \
+         nor DER (does not start with an ASN.1 SEQUENCE); provide a PEM-encoded PKCS#10 certificate request"
+    )]
+    NotPemOrDer,
+    /// The first PEM block is not a certificate request; `found` is its label (at most 64
+    /// characters).
+    #[error(
+        "PEM block is {found:?}, expected \"CERTIFICATE REQUEST\" or \"NEW CERTIFICATE REQUEST\"; \
+         provide a PKCS#10 certificate request, not another kind of PEM object"
+    )]
+    WrongPemType { found: String },
+    #[error("PEM block {label:?} does not contain valid base64: {reason}")]
+    InvalidBase64 { label: String, reason: String },
+    /// The PKCS#10 structure is malformed; `reason` names the field and the problem.
+    #[error("certificate request is not valid PKCS#10 DER: {reason}")]
+    Der { reason: String },
+    #[error(
+        "certificate request has {bytes} bytes of trailing data after the PKCS#10 structure; \
+         remove them"
+    )]
+    TrailingData { bytes: usize },
+    /// A Subject value of a string type has content Go rejects (e.g. `_` in a
+    /// PrintableString).
+    #[error("certificate request subject cannot be decoded: {reason}")]
+    Subject { reason: String },
+    #[error("certificate request public key is invalid: {reason}")]
+    PublicKey { reason: String },
+    /// A requested keyUsage, extKeyUsage or basicConstraints extension is malformed.
+    /// (A malformed subjectAltName is not an error: see [`DecodedCsr::san_decode_error`].)
+    #[error("requested {extension} extension cannot be decoded: {reason}")]
+    Extension { extension: String, reason: String },
+    #[error(
+        "certificate request signature algorithm {algorithm} is not supported; sign the request \
+         with RSA (PKCS#1 v1.5 or PSS), ECDSA or Ed25519"
+    )]
+    UnsupportedSignatureAlgorithm { algorithm: String },
+    /// A supported algorithm that cannot be used here: wrong key type, unsupported
+    /// parameters, key size or curve/hash combination.
+    #[error("certificate request signature algorithm {algorithm} cannot be verified: {reason}")]
+    BadSignatureAlgorithm { algorithm: String, reason: String },
+    #[error(
+        "certificate request signature ({algorithm}) does not verify with the request's own \
+         public key; the request was altered or signed with a different key"
+    )]
+    InvalidSignature { algorithm: String },
 }
 
 /// Decodes a PEM or DER PKCS#10 request and verifies its self-signature.
 pub fn decode_csr(input: &[u8]) -> Result<DecodedCsr, CsrError> {
-    let _ = input;
-    todo!("pki crate owner")
+    crate::decode::decode(input, true)
 }
 
 /// Decodes without verifying the signature (for callers that verified already, and benches).
 pub fn parse_csr(input: &[u8]) -> Result<DecodedCsr, CsrError> {
-    let _ = input;
-    todo!("pki crate owner")
+    crate::decode::decode(input, false)
 }

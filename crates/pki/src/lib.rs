@@ -2,7 +2,22 @@
 //! nothing panics, and errors say what was wrong and where.
 #![forbid(unsafe_code)]
 
+mod asn1_string;
 pub mod csr;
+mod decode;
+mod der;
+mod extensions;
+mod input;
+mod ip;
+mod key;
+mod pem;
+mod pss;
+mod request;
+mod san;
+mod signature;
+mod subject;
+mod uri;
+mod usages;
 
 pub use csr::{
     AttributeValue, CsrError, DecodedCsr, KeyAlgorithm, MAX_CSR_BYTES, OtherName, PublicKeyInfo,
