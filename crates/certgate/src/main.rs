@@ -1,6 +1,48 @@
-//! The `certgate` binary: wires subcommands to the domain crates, nothing more.
+//! The `certgate` binary: parses the command line and wires it to [`certgate::commands`].
 #![forbid(unsafe_code)]
 
-fn main() {
-    println!("certgate");
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+use certgate::cli::{Cli, Command};
+use certgate::commands::{check, crds};
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            // certgate's error messages already include their causes.
+            eprintln!("error: {err}");
+            ExitCode::from(check::CheckStatus::Failed.code())
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    match cli.command {
+        Command::Check(args) => {
+            let colour = std::io::stdout().is_terminal() && !no_color();
+            let stdin = std::io::stdin().lock();
+            let mut stderr = std::io::stderr().lock();
+            let status = check::run(&args, colour, stdin, &mut stdout, &mut stderr)?;
+            stdout.flush().map_err(check::OutputError::Io)?;
+            Ok(ExitCode::from(status.code()))
+        }
+        Command::Crds(args) => {
+            let text = crds::render(args.output)?;
+            stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush())
+                .map_err(crds::CrdsError::Io)?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// `NO_COLOR` set to a non-empty value turns colour off (<https://no-color.org>).
+fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }

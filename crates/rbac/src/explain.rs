@@ -3,9 +3,9 @@
 
 use std::fmt;
 
-use certgate_api::gofmt::{quote, quote_list};
 use crate::rule::Request;
 use crate::{AccessDecision, SYSTEM_MASTERS, UserInfo};
+use certgate_api::gofmt::{quote, quote_list};
 
 /// The answer, with the evidence for it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

@@ -8,10 +8,10 @@ use k8s_openapi::api::rbac::v1::{RoleRef, Subject};
 use crate::UserInfo;
 use crate::aggregation;
 use crate::explain::BindingKind;
-use certgate_api::gofmt::quote;
 use crate::objects::{self, RbacObjects};
 use crate::rule::Rule;
 use crate::subjects::{self, SubjectIndex};
+use certgate_api::gofmt::quote;
 
 #[derive(Debug)]
 pub(crate) struct Snapshot {

@@ -1,0 +1,148 @@
+//! Command-line surface of the `certgate` binary (clap derive types only; no behaviour).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// certgate: trust decisions for Kubernetes, compatible with cert-manager and approver-policy.
+#[derive(Debug, Parser)]
+#[command(name = "certgate", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Decide CertificateRequests against CertificateRequestPolicies offline, from manifest files.
+    #[command(long_about = CHECK_LONG_ABOUT)]
+    Check(CheckArgs),
+    /// Print the CustomResourceDefinitions certgate serves.
+    #[command(long_about = CRDS_LONG_ABOUT)]
+    Crds(CrdsArgs),
+}
+
+const CHECK_LONG_ABOUT: &str = "\
+Decide CertificateRequests against CertificateRequestPolicies offline, from manifest files.
+
+Reads CertificateRequests (cert-manager.io/v1), CertificateRequestPolicies
+(policy.cert-manager.io/v1alpha1), Namespaces (v1) and Role, ClusterRole, RoleBinding and
+ClusterRoleBinding (rbac.authorization.k8s.io/v1) objects, and prints the decision approver-policy
+would reach for each request: Approved, Denied or Unprocessed, with upstream's message. Other kinds
+are ignored with a notice on stderr.
+
+Policies are checked with the policy admission rules first; a policy the webhook would reject is
+reported as not ready and takes no part in the review. Without any RBAC object every policy
+counts as bound to every requester, and the output says RBAC was not evaluated.
+
+Exit status: 0 when every request is Approved, 1 when any is Denied or Unprocessed, 2 on usage or
+input errors, on a request the webhook would reject (Invalid) and on a review that fails (Error).
+
+Examples:
+  certgate check -f examples/
+  certgate check -f policy.yaml -f requests/ -o json
+  certgate check -f cluster-dump.yaml --explain
+  kubectl get crp,cr,ns,roles,rolebindings,clusterroles,clusterrolebindings -A -o yaml \\
+    | certgate check -f -";
+
+const CRDS_LONG_ABOUT: &str = "\
+Print the CustomResourceDefinitions certgate serves.
+
+The manifests are generated from certgate's own types, so they always match what the webhook and
+controllers accept. The default output is a multi-document YAML stream; `-o json` prints a v1
+List.
+
+Examples:
+  certgate crds | kubectl apply --server-side -f -
+  certgate crds -o json > crds.json";
+
+/// Arguments of `certgate check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// A manifest file, or a directory searched recursively for *.yaml, *.yml and *.json files
+    /// (in name order). `-` reads standard input. Repeat to give several.
+    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = CheckFormat::Text)]
+    pub output: CheckFormat,
+
+    /// For each request, show why each policy was or was not selected, whether it is bound
+    /// and ready, and every evaluator finding per attribute.
+    #[arg(long)]
+    pub explain: bool,
+}
+
+/// Output formats of `certgate check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// Readable tables (the decision is coloured on a terminal unless NO_COLOR is set).
+    Text,
+    /// One JSON document: `{"results": [...], "policies": [...], "rbacEvaluated": bool}`.
+    Json,
+    /// The JSON document as YAML.
+    Yaml,
+}
+
+/// Arguments of `certgate crds`.
+#[derive(Debug, Args)]
+pub struct CrdsArgs {
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = CrdsFormat::Yaml)]
+    pub output: CrdsFormat,
+}
+
+/// Output formats of `certgate crds`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CrdsFormat {
+    /// A multi-document YAML stream, one CRD per document.
+    Yaml,
+    /// A v1 `List` holding the CRDs.
+    Json,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn check_requires_a_filename() {
+        let err = Cli::try_parse_from(["certgate", "check"]).unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::MissingRequiredArgument);
+        assert_eq!(err.exit_code(), 2);
+    }
+
+    #[test]
+    fn check_accepts_repeated_filenames_and_formats() {
+        let cli = Cli::try_parse_from([
+            "certgate",
+            "check",
+            "-f",
+            "a.yaml",
+            "--filename",
+            "dir",
+            "-o",
+            "yaml",
+            "--explain",
+        ])
+        .unwrap();
+        let Command::Check(args) = cli.command else { panic!("expected check") };
+        assert_eq!(args.files, [PathBuf::from("a.yaml"), PathBuf::from("dir")]);
+        assert_eq!(args.output, CheckFormat::Yaml);
+        assert!(args.explain);
+    }
+
+    #[test]
+    fn unknown_output_format_is_a_usage_error() {
+        let err = Cli::try_parse_from(["certgate", "check", "-f", "x", "-o", "xml"]).unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::InvalidValue);
+    }
+}

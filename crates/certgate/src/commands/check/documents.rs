@@ -1,0 +1,188 @@
+//! Splits one input's text into documents, each tagged with its 0-based document index.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use serde_saphyr::granit_parser::{Event, Parser};
+use serde_saphyr::{MessageFormatter, Spanned, UserMessageFormatter};
+
+use super::error::LoadError;
+use super::source::Source;
+
+/// One parsed document.
+#[derive(Debug)]
+pub struct Document {
+    pub at: Source,
+    pub value: Value,
+}
+
+/// Which parser reads an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    Yaml,
+    Json,
+}
+
+impl Syntax {
+    /// `*.json` files are JSON; everything else (standard input included) is YAML, which
+    /// also reads JSON documents.
+    pub fn for_name(name: &str) -> Self {
+        let is_json = std::path::Path::new(name)
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        if is_json { Syntax::Json } else { Syntax::Yaml }
+    }
+}
+
+pub fn parse(file: &Arc<str>, text: &str, syntax: Syntax) -> Result<Vec<Document>, LoadError> {
+    match syntax {
+        Syntax::Yaml => parse_yaml(file, text),
+        Syntax::Json => parse_json(file, text),
+    }
+}
+
+/// A JSON file holds exactly one document (an object or a `List`).
+fn parse_json(file: &Arc<str>, text: &str) -> Result<Vec<Document>, LoadError> {
+    let at = Source::document(file, 0);
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => Ok(vec![Document { at, value }]),
+        Err(err) => {
+            // serde_json appends " at line L column C" to its message; the position is
+            // reported in our own format instead.
+            let full = err.to_string();
+            let suffix = format!(" at line {} column {}", err.line(), err.column());
+            let message = full.strip_suffix(&suffix).unwrap_or(&full).to_owned();
+            Err(LoadError::Json { at, line: err.line(), column: err.column(), message })
+        }
+    }
+}
+
+/// YAML streams: serde-saphyr resolves the YAML (anchors, merge keys, tags) and skips empty
+/// and `null` documents; a light event pass finds where every document starts so that
+/// indices still count the skipped ones, matching what a reader sees in the file.
+fn parse_yaml(file: &Arc<str>, text: &str) -> Result<Vec<Document>, LoadError> {
+    let starts = document_start_lines(text);
+    let index_of = |line: usize| starts.partition_point(|&start| start <= line).saturating_sub(1);
+    match serde_saphyr::from_multiple::<Spanned<Value>>(text) {
+        Ok(documents) => Ok(documents
+            .into_iter()
+            .map(|doc| Document {
+                at: Source::document(file, index_of(line_of(&doc.referenced))),
+                value: doc.value,
+            })
+            .collect()),
+        Err(err) => {
+            let position = err.location().map(|l| (to_usize(l.line()), to_usize(l.column())));
+            let line = position.map_or(0, |(line, _)| line);
+            let message = UserMessageFormatter.format_message(err.without_snippet()).into_owned();
+            Err(LoadError::Yaml { at: Source::document(file, index_of(line)), position, message })
+        }
+    }
+}
+
+/// 1-based line of each document start, in order, up to the first syntax error (documents
+/// after it are never reached).
+fn document_start_lines(text: &str) -> Vec<usize> {
+    let mut parser = Parser::new_from_str(text);
+    let mut starts = Vec::new();
+    while let Some(Ok((event, span))) = parser.next_event() {
+        if let Event::DocumentStart(..) = event {
+            starts.push(span.start.line());
+        }
+    }
+    starts
+}
+
+fn line_of(location: &serde_saphyr::Location) -> usize {
+    to_usize(location.line())
+}
+
+fn to_usize(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn yaml(text: &str) -> Result<Vec<(usize, Value)>, String> {
+        let file: Arc<str> = Arc::from("f.yaml");
+        parse(&file, text, Syntax::Yaml)
+            .map(|docs| docs.into_iter().map(|d| (d.at.document, d.value)).collect())
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn indices_count_empty_and_null_documents() {
+        let text = "---\n# comment\nkind: A\n---\n~\n---\n\n--- {kind: B}\n---\nkind: C\n";
+        assert_eq!(
+            yaml(text).unwrap(),
+            [(0, json!({"kind": "A"})), (3, json!({"kind": "B"})), (4, json!({"kind": "C"}))]
+        );
+    }
+
+    #[test]
+    fn implicit_first_document_is_index_zero() {
+        assert_eq!(yaml("kind: A\n").unwrap(), [(0, json!({"kind": "A"}))]);
+        assert_eq!(yaml("").unwrap(), []);
+    }
+
+    #[test]
+    fn anchors_and_merge_keys_resolve() {
+        let text = "base: &b {x: 1}\nderived:\n  <<: *b\n  y: 2\n";
+        assert_eq!(
+            yaml(text).unwrap(),
+            [(0, json!({"base": {"x": 1}, "derived": {"x": 1, "y": 2}}))]
+        );
+    }
+
+    #[test]
+    fn syntax_errors_name_document_line_and_column() {
+        let text = "kind: A\n---\n---\n# c\nkind: [B, C\n";
+        assert_eq!(
+            yaml(text).unwrap_err(),
+            "f.yaml#2: invalid YAML at line 5, column 7: unclosed bracket '['"
+        );
+    }
+
+    #[test]
+    fn duplicate_keys_are_errors() {
+        assert_eq!(
+            yaml("kind: A\n---\nkind: B\nkind: C\n").unwrap_err(),
+            "f.yaml#1: invalid YAML at line 4, column 1: duplicate mapping key `kind` is not allowed here"
+        );
+    }
+
+    #[test]
+    fn nesting_depth_is_bounded() {
+        let deep = format!("{}{}\n", "[".repeat(200), "]".repeat(200));
+        let err = yaml(&deep).unwrap_err();
+        assert!(err.starts_with("f.yaml#0: invalid YAML at line 1, column "), "{err}");
+        assert!(err.contains("limits breached"), "{err}");
+    }
+
+    #[test]
+    fn json_holds_one_document() {
+        let file: Arc<str> = Arc::from("f.json");
+        let docs = parse(&file, r#"{"kind": "List", "items": []}"#, Syntax::Json).unwrap();
+        assert_eq!(docs.len(), 1);
+        assert_eq!(docs[0].at.to_string(), "f.json#0");
+    }
+
+    #[test]
+    fn json_errors_name_line_and_column_once() {
+        let file: Arc<str> = Arc::from("f.json");
+        let err = parse(&file, "{\n  \"kind\": \n}", Syntax::Json).unwrap_err();
+        assert_eq!(err.to_string(), "f.json#0: invalid JSON at line 3, column 1: expected value");
+    }
+
+    #[test]
+    fn syntax_follows_the_extension() {
+        assert_eq!(Syntax::for_name("a/b.JSON"), Syntax::Json);
+        assert_eq!(Syntax::for_name("a/b.yml"), Syntax::Yaml);
+        assert_eq!(Syntax::for_name("<stdin>"), Syntax::Yaml);
+    }
+}
