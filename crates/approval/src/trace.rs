@@ -137,7 +137,17 @@ pub struct EvaluatorTrace {
     /// The Denied message, or the error that aborted the review.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// Every attribute checked. JSON lists only the reported ones ([`CheckTrace::is_reported`]):
+    /// at scale the empty, passing attributes would dominate the output.
+    #[serde(serialize_with = "serialize_reported")]
     pub checks: Vec<CheckTrace>,
+}
+
+fn serialize_reported<S: serde::Serializer>(
+    checks: &[CheckTrace],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(checks.iter().filter(|check| check.is_reported()))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -158,6 +168,13 @@ pub struct CheckTrace {
     pub passed: bool,
     /// The rendered field errors this attribute contributed.
     pub errors: Vec<String>,
+}
+
+impl CheckTrace {
+    /// Whether the check says anything: the request had values for it, or it failed.
+    pub fn is_reported(&self) -> bool {
+        !self.passed || !self.values.is_empty()
+    }
 }
 
 impl fmt::Display for ReviewTrace {
@@ -239,7 +256,12 @@ impl fmt::Display for PolicyOutcome {
 impl fmt::Display for Binding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let state = if self.allowed { "bound" } else { "not bound" };
-        writeln!(f, "  RBAC: {state} ({})", self.reason)?;
+        // Kubernetes gives no reason when no rule matched (NoOpinion).
+        let reason = match self.reason.as_str() {
+            "" if !self.allowed => "no Role or ClusterRole bound to the requester allows it",
+            reason => reason,
+        };
+        writeln!(f, "  RBAC: {state} ({reason})")?;
         let sar = &self.access_review;
         writeln!(
             f,
@@ -277,19 +299,19 @@ impl fmt::Display for EvaluatorTrace {
         if self.result == EvaluatorResult::Error
             && let Some(message) = &self.message
         {
-            writeln!(f, "    {message}")?;
+            writeln!(f, "    {}", continued(message, "    "))?;
         }
         // Empty, passing attributes say nothing; count them instead of listing them.
         let mut quiet = 0usize;
         for check in &self.checks {
-            if check.passed && check.values.is_empty() {
+            if !check.is_reported() {
                 quiet += 1;
                 continue;
             }
             let state = if check.passed { "passed" } else { "denied" };
             writeln!(f, "    {} {}: {state}", check.attribute, string_list(&check.values))?;
             for error in &check.errors {
-                writeln!(f, "      - {error}")?;
+                writeln!(f, "      - {}", continued(error, "        "))?;
             }
         }
         if quiet > 0 {
@@ -297,6 +319,12 @@ impl fmt::Display for EvaluatorTrace {
         }
         Ok(())
     }
+}
+
+/// Indents the continuation lines of a multi-line message (CEL errors carry a caret
+/// snippet) so they stay under the item they belong to.
+fn continued(text: &str, indent: &str) -> String {
+    text.replace('\n', &format!("\n{indent}"))
 }
 
 /// A list of strings as JSON, the way the messages show lists.

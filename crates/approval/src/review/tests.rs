@@ -411,7 +411,7 @@ fn trace_serializes_as_camel_case_json() {
     assert_eq!(policy["readiness"], json!({"state": "Ready"}));
     assert_eq!(policy["binding"]["accessReview"]["resource"], json!("certificaterequestpolicies"));
     assert_eq!(policy["evaluators"][0]["result"], json!("denied"));
-    assert_eq!(policy["evaluators"][0]["checks"][1]["attribute"], json!("spec.allowed.dnsNames"));
+    assert_eq!(policy["evaluators"][0]["checks"][0]["attribute"], json!("spec.allowed.dnsNames"));
     assert_eq!(
         value["notes"],
         json!(["every selected, bound and ready policy denied the request"])

@@ -164,3 +164,42 @@ fn json_form_is_camel_case_and_omits_empty_parts() {
     );
     assert_eq!(value["rbacEvaluated"], json!(true));
 }
+
+#[test]
+fn json_form_lists_only_reported_checks() {
+    let value = serde_json::to_value(sample()).expect("serializes");
+    // The empty, passing commonName check is left out; the failing dnsNames check stays.
+    assert_eq!(
+        value["policies"][2]["evaluators"][0]["checks"],
+        json!([{
+            "attribute": "spec.allowed.dnsNames",
+            "values": ["a"],
+            "passed": false,
+            "errors": ["spec.allowed.dnsNames: Invalid value: [\"a\"]: no allowed values"],
+        }])
+    );
+}
+
+#[test]
+fn text_form_explains_a_denial_without_reason() {
+    let mut trace = sample();
+    let binding = trace.policies[1].binding.as_mut().expect("sample has a binding");
+    binding.reason = String::new();
+    let text = trace.to_string();
+    assert!(
+        text.contains("  RBAC: not bound (no Role or ClusterRole bound to the requester allows it)\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn text_form_indents_multi_line_errors() {
+    let mut trace = sample();
+    let evaluator = &mut trace.policies[2].evaluators[0];
+    evaluator.checks[1].errors = vec!["first line\n | self.x\n | ^".into()];
+    evaluator.result = EvaluatorResult::Error;
+    evaluator.message = Some("rule failed\n | ^".into());
+    let text = trace.to_string();
+    assert!(text.contains("\n    rule failed\n     | ^\n"), "{text}");
+    assert!(text.contains("\n      - first line\n         | self.x\n         | ^\n"), "{text}");
+}
