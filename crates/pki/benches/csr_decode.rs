@@ -1,5 +1,5 @@
 //! Cost of decoding a CSR with signature verification (`decode_csr`) and without
-//! (`parse_csr`), per key type.
+//! (`parse_csr`), per key type, beside x509-parser doing the same (the peer).
 
 use std::hint::black_box;
 
@@ -44,6 +44,26 @@ fn bench(c: &mut Criterion) {
         parse.bench_function(*name, |b| b.iter(|| parse_csr(black_box(input))));
     }
     parse.finish();
+
+    // The peer: x509-parser's own PEM decoding, parsing and signature verification, the
+    // stack most Rust tools use. It cannot verify every algorithm we do (P-521 among them),
+    // so inputs it rejects are left out of its group.
+    let mut peer = c.benchmark_group("x509-parser peer (verify)");
+    for (name, input) in &inputs {
+        if x509_parser_decode(input).is_some() {
+            peer.bench_function(*name, |b| b.iter(|| x509_parser_decode(black_box(input))));
+        }
+    }
+    peer.finish();
+}
+
+fn x509_parser_decode(input: &[u8]) -> Option<()> {
+    use x509_parser::prelude::FromDer;
+    let (_, pem) = x509_parser::pem::parse_x509_pem(input).ok()?;
+    let (_, csr) =
+        x509_parser::certification_request::X509CertificationRequest::from_der(&pem.contents)
+            .ok()?;
+    csr.verify_signature().ok()
 }
 
 criterion_group!(benches, bench);
