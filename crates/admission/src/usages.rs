@@ -5,19 +5,9 @@
 
 use std::fmt;
 
-/// keyUsage names by bit, in the order of Go's `x509.KeyUsage` bits (digitalSignature is
-/// bit 0). That order is also the order upstream prints the bits in.
-const KEY_USAGE_NAMES: [&str; 9] = [
-    "digital signature",
-    "content commitment",
-    "key encipherment",
-    "data encipherment",
-    "key agreement",
-    "cert sign",
-    "crl sign",
-    "encipher only",
-    "decipher only",
-];
+// keyUsage names by bit, in the order of Go's `x509.KeyUsage` bits (digitalSignature is
+// bit 0). That order is also the order upstream prints the bits in.
+use certgate_pki::KEY_USAGE_NAMES;
 
 /// cert-manager's second name for digitalSignature.
 const SIGNING_ALIAS: &str = "signing";

@@ -174,17 +174,7 @@ fn ed25519<'a>(key: &'a [u8], params: Option<&Element<'_>>) -> Result<PublicKey<
 mod tests {
     use super::*;
 
-    fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
-        let mut out = vec![tag];
-        if content.len() < 128 {
-            out.push(u8::try_from(content.len()).unwrap());
-        } else {
-            out.push(0x82);
-            out.extend_from_slice(&u16::try_from(content.len()).unwrap().to_be_bytes());
-        }
-        out.extend_from_slice(content);
-        out
-    }
+    use crate::test_der::tlv;
 
     fn spki(algorithm: &[u8], key: &[u8]) -> Vec<u8> {
         let mut bits = vec![0];

@@ -16,6 +16,8 @@ mod request;
 mod san;
 mod signature;
 mod subject;
+#[cfg(test)]
+mod test_der;
 mod uri;
 mod usages;
 
@@ -23,3 +25,4 @@ pub use csr::{
     AttributeValue, CsrError, DecodedCsr, KeyAlgorithm, MAX_CSR_BYTES, OtherName, PublicKeyInfo,
     SanEntries, SubjectAttribute, UnsupportedSan, decode_csr, parse_csr,
 };
+pub use usages::KEY_USAGE_NAMES;

@@ -83,11 +83,7 @@ fn small_integer(input: &[u8], field: &str) -> Result<usize, String> {
 mod tests {
     use super::*;
 
-    fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
-        let mut out = vec![tag, u8::try_from(content.len()).unwrap()];
-        out.extend_from_slice(content);
-        out
-    }
+    use crate::test_der::tlv;
 
     fn sha(n: u8) -> Vec<u8> {
         let oid = [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, n];

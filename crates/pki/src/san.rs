@@ -118,11 +118,7 @@ fn other_name_value(inner: &Element<'_>) -> String {
 mod tests {
     use super::*;
 
-    fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
-        let mut out = vec![tag, u8::try_from(content.len()).unwrap()];
-        out.extend_from_slice(content);
-        out
-    }
+    use crate::test_der::tlv;
 
     fn names(items: &[Vec<u8>]) -> Vec<u8> {
         tlv(0x30, &items.concat())

@@ -5,8 +5,9 @@ use asn1_rs::Tag;
 
 use crate::der::{boolean, end, read, read_oid, read_universal};
 
-/// keyUsage bits in ASN.1 bit order (bit 0 first), with cert-manager's names.
-const KEY_USAGE_NAMES: [&str; 9] = [
+/// keyUsage bits in ASN.1 bit order (bit 0 first, as Go's `x509.KeyUsage`), with
+/// cert-manager's names.
+pub const KEY_USAGE_NAMES: [&str; 9] = [
     "digital signature",
     "content commitment",
     "key encipherment",

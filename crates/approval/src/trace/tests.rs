@@ -187,7 +187,9 @@ fn text_form_explains_a_denial_without_reason() {
     binding.reason = String::new();
     let text = trace.to_string();
     assert!(
-        text.contains("  RBAC: not bound (no Role or ClusterRole bound to the requester allows it)\n"),
+        text.contains(
+            "  RBAC: not bound (no Role or ClusterRole bound to the requester allows it)\n"
+        ),
         "{text}"
     );
 }
