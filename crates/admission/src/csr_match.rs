@@ -21,9 +21,7 @@ pub(crate) fn check(
         return Err(RequestError::IsCaMismatch { encoded, expected: is_ca });
     }
 
-    // `DecodedCsr` lists usages but not whether the extensions were present, so an
-    // extension that is present but empty counts as absent here (upstream would compare).
-    if csr.key_usages.is_empty() && csr.ext_key_usages.is_empty() {
+    if !csr.usage_extensions_present {
         return Ok(());
     }
 

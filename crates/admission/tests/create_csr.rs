@@ -189,3 +189,17 @@ fn unrelated_extensions_do_not_trigger_usage_checks() {
     spec.usages = Some(strings(&["client auth"]));
     assert_eq!(render(&validate_create(&cr(spec))), None);
 }
+
+#[test]
+fn an_empty_key_usage_extension_is_still_compared() {
+    // keyUsage present but naming no bit (BIT STRING with zero bits): upstream compares it.
+    let mut csr = default_csr().key_usages(&[]);
+    csr.custom = vec![CustomExtension::from_oid_content(&[2, 5, 29, 15], vec![0x03, 0x01, 0x00])];
+    let mut spec = valid_spec();
+    spec.request = csr.pem();
+    let rendered = render(&validate_create(&cr(spec))).expect("an empty keyUsage is a mismatch");
+    assert!(
+        rendered.ends_with(": encoded CSR error: the KeyUsages [] do not match the expected KeyUsages [ 'digital signature', 'key encipherment' ]"),
+        "{rendered}"
+    );
+}

@@ -226,6 +226,7 @@ mod tests {
             basic_constraints_ca: None,
             key_usages: vec![],
             ext_key_usages: vec![],
+            usage_extensions_present: false,
         }
     }
 

@@ -36,6 +36,7 @@ pub(crate) fn csr() -> DecodedCsr {
         basic_constraints_ca: None,
         key_usages: Vec::new(),
         ext_key_usages: Vec::new(),
+        usage_extensions_present: false,
     }
 }
 

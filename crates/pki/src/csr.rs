@@ -23,6 +23,9 @@ pub struct DecodedCsr {
     pub key_usages: Vec<String>,
     /// extKeyUsage as cert-manager names (`server auth`, ...); unknown OIDs as dotted strings.
     pub ext_key_usages: Vec<String>,
+    /// Whether a keyUsage or extKeyUsage extension was requested at all, even one naming
+    /// no usage: cert-manager compares usages exactly when one is present.
+    pub usage_extensions_present: bool,
 }
 
 /// One Subject attribute.

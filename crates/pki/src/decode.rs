@@ -37,6 +37,7 @@ pub(crate) fn decode(input: &[u8], verify: bool) -> Result<DecodedCsr, CsrError>
         basic_constraints_ca: None,
         key_usages: Vec::new(),
         ext_key_usages: Vec::new(),
+        usage_extensions_present: false,
     };
     for extension in &extensions {
         apply(&mut decoded, extension)?;
@@ -62,12 +63,18 @@ fn apply(decoded: &mut DecodedCsr, extension: &Extension<'_>) -> Result<(), CsrE
                 }
             }
         }
-        KEY_USAGE => decoded
-            .key_usages
-            .extend(usages::key_usages(extension.value).map_err(failed("keyUsage"))?),
-        EXT_KEY_USAGE => decoded
-            .ext_key_usages
-            .extend(usages::ext_key_usages(extension.value).map_err(failed("extKeyUsage"))?),
+        KEY_USAGE => {
+            decoded.usage_extensions_present = true;
+            decoded
+                .key_usages
+                .extend(usages::key_usages(extension.value).map_err(failed("keyUsage"))?);
+        }
+        EXT_KEY_USAGE => {
+            decoded.usage_extensions_present = true;
+            decoded
+                .ext_key_usages
+                .extend(usages::ext_key_usages(extension.value).map_err(failed("extKeyUsage"))?);
+        }
         BASIC_CONSTRAINTS => {
             let ca = usages::basic_constraints_ca(extension.value)
                 .map_err(failed("basicConstraints"))?;

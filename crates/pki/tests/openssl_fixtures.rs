@@ -42,6 +42,7 @@ fn rsa_2048_with_every_common_san_kind() {
     assert_eq!(csr.basic_constraints_ca, Some(false));
     assert_eq!(csr.key_usages, ["digital signature", "key encipherment"]);
     assert_eq!(csr.ext_key_usages, ["server auth", "client auth"]);
+    assert!(csr.usage_extensions_present);
 }
 
 #[test]
@@ -59,6 +60,7 @@ fn ecdsa_p384() {
     assert_eq!(csr.public_key, PublicKeyInfo { algorithm: KeyAlgorithm::Ecdsa, size: 384 });
     assert_eq!(csr.san.dns_names, ["p384.example.com"]);
     assert_eq!(csr.key_usages, Vec::<String>::new());
+    assert!(!csr.usage_extensions_present);
     assert_eq!(csr.basic_constraints_ca, None);
 }
 
