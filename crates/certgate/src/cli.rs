@@ -36,7 +36,8 @@ reported as not ready and takes no part in the review. Without any RBAC object e
 counts as bound to every requester, and the output says RBAC was not evaluated.
 
 Exit status: 0 when every request is Approved, 1 when any is Denied or Unprocessed, 2 on usage or
-input errors, on a request the webhook would reject (Invalid) and on a review that fails (Error).
+input errors, on a policy or request the webhook would reject (a not-ready policy, an Invalid
+request) and on a review that fails (Error).
 
 Examples:
   certgate check -f examples/

@@ -54,7 +54,19 @@ fn decisions_yaml() {
 #[test]
 fn explain_text_covers_unselected_unbound_and_not_ready_policies() {
     let run = golden("explain-text", &["check", "-f", "tests/fixtures/explain", "--explain"]);
-    assert_eq!(run.code, 0, "the one request is approved");
+    // The one request is approved, but the not-ready policy is one the webhook rejects.
+    assert_eq!(run.code, 2);
+}
+
+#[test]
+fn a_policy_the_webhook_rejects_fails_the_check() {
+    let run = golden("rejected-policy", &["check", "-f", "tests/fixtures/rejected-policy"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("CertificateRequestPolicy \"broken\": admission webhook"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -120,7 +132,8 @@ fn stdin_is_read_for_dash_and_named_in_messages() {
     let args = ["check", "-f", "-", "-f", "tests/fixtures/explain/policies.yaml", "-o", "json"];
     let run = certgate(&crate_dir(), &args, Some(&input));
     assert_golden("stdin", &args, &run);
-    assert_eq!(run.code, 0);
+    // explain/policies.yaml holds a policy the webhook rejects.
+    assert_eq!(run.code, 2);
 }
 
 #[test]

@@ -62,8 +62,8 @@ pub fn run(
     Ok(report.status())
 }
 
-/// Policy admission warnings, and the requests that make the exit status 2, with where they
-/// came from.
+/// Policy admission warnings, and the policies and requests that make the exit status 2,
+/// with where they came from.
 fn write_diagnostics(report: &Report, stderr: &mut dyn Write) -> std::io::Result<()> {
     for policy in &report.policies {
         for warning in &policy.warnings {
@@ -71,6 +71,13 @@ fn write_diagnostics(report: &Report, stderr: &mut dyn Write) -> std::io::Result
                 stderr,
                 "warning: {}: CertificateRequestPolicy {:?}: {warning}",
                 policy.at, policy.name
+            )?;
+        }
+        if !policy.ready {
+            writeln!(
+                stderr,
+                "error: {}: CertificateRequestPolicy {:?}: {}",
+                policy.at, policy.name, policy.message
             )?;
         }
     }

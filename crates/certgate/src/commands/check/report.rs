@@ -87,7 +87,8 @@ pub enum CheckStatus {
     AllApproved,
     /// Some request is Denied or Unprocessed.
     NotAllApproved,
-    /// An input error, or some request is Invalid or Error.
+    /// An input error, a policy the admission webhook would reject, or some request is
+    /// Invalid or Error.
     Failed,
 }
 
@@ -105,7 +106,10 @@ impl Report {
     pub fn status(&self) -> CheckStatus {
         let has =
             |verdicts: &[Verdict]| self.results.iter().any(|r| verdicts.contains(&r.decision));
-        if has(&[Verdict::Invalid, Verdict::Error]) {
+        // A rejected policy would never reach the cluster: as much an input error as an
+        // Invalid request, and what a pre-apply check of policies must fail on.
+        let rejected_policy = self.policies.iter().any(|p| !p.ready);
+        if rejected_policy || has(&[Verdict::Invalid, Verdict::Error]) {
             CheckStatus::Failed
         } else if has(&[Verdict::Denied, Verdict::Unprocessed]) {
             CheckStatus::NotAllApproved
@@ -154,6 +158,23 @@ mod tests {
         for (verdicts, code) in cases {
             assert_eq!(report(verdicts).status().code(), code, "{verdicts:?}");
         }
+    }
+
+    #[test]
+    fn a_rejected_policy_fails_the_check_even_when_every_request_is_approved() {
+        let policy = |ready| PolicyResult {
+            name: "p".to_owned(),
+            ready,
+            message: String::new(),
+            warnings: Vec::new(),
+            at: Source::document(&Arc::from("p.yaml"), 0),
+        };
+        let mut with_ready = report(&[Verdict::Approved]);
+        with_ready.policies.push(policy(true));
+        assert_eq!(with_ready.status(), CheckStatus::AllApproved);
+        let mut with_rejected = report(&[Verdict::Approved]);
+        with_rejected.policies.push(policy(false));
+        assert_eq!(with_rejected.status(), CheckStatus::Failed);
     }
 
     #[test]
