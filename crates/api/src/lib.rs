@@ -11,7 +11,8 @@
 pub mod certificate_request;
 pub mod crd;
 pub mod field;
-pub mod gofmt;
+/// Go formatting rules, re-exported for callers of [`field`].
+pub use certgate_gofmt as gofmt;
 pub mod policy;
 
 pub use certificate_request::{

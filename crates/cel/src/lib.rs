@@ -18,14 +18,17 @@
 
 mod analysis;
 mod cache;
+pub mod check;
 mod compile;
 mod environment;
+pub mod k8s;
 mod limits;
 mod parse_errors;
 mod program;
 mod request;
 mod result_type;
 mod service_account;
+pub mod syntax;
 
 pub use cache::{DEFAULT_CACHE_SIZE, PolicyCel};
 pub use limits::{MAX_NESTING_DEPTH, MAX_RULE_BYTES};

@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::rule::Request;
 use crate::{AccessDecision, SYSTEM_MASTERS, UserInfo};
-use certgate_api::gofmt::{quote, quote_list};
+use certgate_gofmt::{quote, quote_list};
 
 /// The answer, with the evidence for it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

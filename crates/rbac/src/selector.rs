@@ -26,7 +26,7 @@ pub(crate) fn problems(selector: &LabelSelector) -> Vec<(String, String)> {
                 format!("{field}.operator"),
                 format!(
                     "Invalid value: {}: not a valid selector operator",
-                    certgate_api::gofmt::quote(other)
+                    certgate_gofmt::quote(other)
                 ),
             )),
         }

@@ -11,7 +11,7 @@ use crate::explain::BindingKind;
 use crate::objects::{self, RbacObjects};
 use crate::rule::Rule;
 use crate::subjects::{self, SubjectIndex};
-use certgate_api::gofmt::quote;
+use certgate_gofmt::quote;
 
 #[derive(Debug)]
 pub(crate) struct Snapshot {

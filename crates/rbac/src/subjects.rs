@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use k8s_openapi::api::rbac::v1::Subject;
 
 use crate::UserInfo;
-use certgate_api::gofmt::quote;
+use certgate_gofmt::quote;
 
 pub(crate) const SERVICE_ACCOUNT_USERNAME_PREFIX: &str = "system:serviceaccount:";
 

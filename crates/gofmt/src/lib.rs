@@ -3,6 +3,7 @@
 //! Users script against upstream message texts, so these reproduce Go's output byte for byte:
 //! [`quote`] is `strconv.Quote` (`%q`), [`json()`] is `encoding/json.Marshal`, and
 //! [`GoDuration`] is `time.ParseDuration` and `time.Duration.String()`.
+#![forbid(unsafe_code)]
 
 mod duration;
 mod json;
@@ -10,4 +11,4 @@ mod quote;
 
 pub use duration::{DurationError, GoDuration};
 pub use json::json;
-pub use quote::{quote, quote_list};
+pub use quote::{quote, quote_bytes, quote_list};

@@ -16,6 +16,23 @@ pub fn quote(s: &str) -> String {
     out
 }
 
+/// Go's `%q` of a byte string that may hold invalid UTF-8 (Go strings are bytes): valid
+/// runs are quoted as [`quote`] does, each invalid byte becomes `\xNN`.
+pub fn quote_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 2);
+    out.push('"');
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            push_escaped(&mut out, c);
+        }
+        for byte in chunk.invalid() {
+            let _ = write!(out, "\\x{byte:02x}");
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// `%q` of a `[]string`: `["a" "b"]`, as kube-apiserver prints group lists.
 pub fn quote_list(items: &[String]) -> String {
     let quoted: Vec<String> = items.iter().map(|item| quote(item)).collect();
@@ -91,7 +108,14 @@ pub(crate) fn is_print(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{quote, quote_list};
+    use super::{quote, quote_bytes, quote_list};
+
+    #[test]
+    fn quotes_invalid_utf8_bytes_like_go() {
+        assert_eq!(quote_bytes(b"a%zz"), r#""a%zz""#);
+        assert_eq!(quote_bytes(b"\xff\n\xc3"), r#""\xff\n\xc3""#);
+        assert_eq!(quote_bytes("é\"".as_bytes()), r#""é\"""#);
+    }
 
     #[test]
     fn quotes_lists_like_go() {

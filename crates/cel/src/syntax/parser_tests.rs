@@ -1,0 +1,367 @@
+//! Unit tests of the parser, one group per production, through a compact rendering.
+
+use super::ast::{Expr, ExprKind, Literal};
+use super::{ParserOptions, SyntaxErrorKind, parse, parse_with};
+
+/// Renders a tree compactly: calls as `f(args)`, test-only selects as `has(a.b)`,
+/// comprehensions as `fold(var, var2, range, accu, init, cond, step, result)`.
+fn render(e: &Expr) -> String {
+    let list = |items: Vec<String>| items.join(", ");
+    match &e.kind {
+        ExprKind::Literal(l) => match l {
+            Literal::Null => "null".into(),
+            Literal::Bool(b) => b.to_string(),
+            Literal::Int(i) => i.to_string(),
+            Literal::Uint(u) => format!("{u}u"),
+            Literal::Double(d) => format!("{d:?}"),
+            Literal::String(s) => format!("{s:?}"),
+            Literal::Bytes(b) => format!("b{b:?}"),
+        },
+        ExprKind::Ident(name) => name.clone(),
+        ExprKind::Select { operand, field, test_only: true, .. } => {
+            format!("has({}.{field})", render(operand))
+        }
+        ExprKind::Select { operand, field, optional, .. } => {
+            format!("{}.{}{field}", render(operand), if *optional { "?" } else { "" })
+        }
+        ExprKind::Call { target, function, args } => {
+            let receiver = target.as_ref().map_or(String::new(), |t| format!("{}.", render(t)));
+            format!("{receiver}{function}({})", list(args.iter().map(render).collect()))
+        }
+        ExprKind::Index { operand, index, optional } => {
+            format!("{}[{}{}]", render(operand), if *optional { "?" } else { "" }, render(index))
+        }
+        ExprKind::Conditional { condition, then, otherwise } => {
+            format!("({} ? {} : {})", render(condition), render(then), render(otherwise))
+        }
+        ExprKind::List(elements) => format!(
+            "[{}]",
+            list(
+                elements
+                    .iter()
+                    .map(|el| format!(
+                        "{}{}",
+                        if el.optional { "?" } else { "" },
+                        render(&el.value)
+                    ))
+                    .collect()
+            )
+        ),
+        ExprKind::Map(entries) => format!(
+            "{{{}}}",
+            list(
+                entries
+                    .iter()
+                    .map(|en| format!(
+                        "{}{}: {}",
+                        if en.optional { "?" } else { "" },
+                        render(&en.key),
+                        render(&en.value)
+                    ))
+                    .collect()
+            )
+        ),
+        ExprKind::Struct { type_name, fields } => format!(
+            "{type_name}{{{}}}",
+            list(
+                fields
+                    .iter()
+                    .map(|f| format!(
+                        "{}{}: {}",
+                        if f.optional { "?" } else { "" },
+                        f.field,
+                        render(&f.value)
+                    ))
+                    .collect()
+            )
+        ),
+        ExprKind::Comprehension(c) => format!(
+            "fold({}, {}, {}, {}, {}, {}, {}, {})",
+            c.iter_var,
+            c.iter_var2.as_deref().unwrap_or("-"),
+            render(&c.iter_range),
+            c.accu_var,
+            render(&c.accu_init),
+            render(&c.loop_condition),
+            render(&c.loop_step),
+            render(&c.result)
+        ),
+    }
+}
+
+fn ok(src: &str) -> String {
+    match parse(src) {
+        Ok(ast) => render(&ast.root),
+        Err(e) => format!("unexpected error: {e}"),
+    }
+}
+
+fn err(src: &str) -> SyntaxErrorKind {
+    match parse(src) {
+        Ok(ast) => SyntaxErrorKind::Trailing(format!("unexpectedly parsed: {}", render(&ast.root))),
+        Err(e) => e.kind,
+    }
+}
+
+#[test]
+fn literals() {
+    assert_eq!(ok("null"), "null");
+    assert_eq!(
+        ok("[true, false, 1, 1u, 1.5, 'a', b'a']"),
+        r#"[true, false, 1, 1u, 1.5, "a", b[97]]"#
+    );
+    assert_eq!(ok("-9223372036854775808"), "-9223372036854775808");
+    assert_eq!(ok("-1.5e1"), "-15.0");
+    assert_eq!(
+        err("9223372036854775808"),
+        SyntaxErrorKind::IntOverflow("9223372036854775808".into())
+    );
+    assert_eq!(
+        err("-9223372036854775809"),
+        SyntaxErrorKind::IntOverflow("9223372036854775809".into())
+    );
+}
+
+#[test]
+fn precedence_and_associativity() {
+    assert_eq!(ok("a || b && c"), "_||_(a, _&&_(b, c))");
+    assert_eq!(ok("a || b || c"), "_||_(a, _||_(b, c))");
+    assert_eq!(ok("a && b && c && d"), "_&&_(_&&_(a, b), _&&_(c, d))");
+    assert_eq!(ok("a && b == c"), "_&&_(a, _==_(b, c))");
+    assert_eq!(ok("a < b + c"), "_<_(a, _+_(b, c))");
+    assert_eq!(ok("a in b + c"), "@in(a, _+_(b, c))");
+    assert_eq!(ok("a + b * c % d"), "_+_(a, _%_(_*_(b, c), d))");
+    assert_eq!(ok("a - b - c"), "_-_(_-_(a, b), c)");
+    assert_eq!(ok("a / b * c"), "_*_(_/_(a, b), c)");
+    assert_eq!(ok("a != b <= c >= d > e"), "_>_(_>=_(_<=_(_!=_(a, b), c), d), e)");
+    assert_eq!(ok("(a + b) * c"), "_*_(_+_(a, b), c)");
+}
+
+#[test]
+fn conditional_is_right_associative() {
+    assert_eq!(ok("a ? b : c ? d : e"), "(a ? b : (c ? d : e))");
+    assert_eq!(ok("a || b ? c + 1 : d"), "(_||_(a, b) ? _+_(c, 1) : d)");
+    assert_eq!(ok("a ? (b ? c : d) : e"), "(a ? (b ? c : d) : e)");
+    assert!(matches!(err("a ? b"), SyntaxErrorKind::Mismatched { expected: "':'", .. }));
+}
+
+#[test]
+fn unary_operators() {
+    assert_eq!(ok("!a"), "!_(a)");
+    assert_eq!(ok("!!a"), "a");
+    assert_eq!(ok("!!!a"), "!_(a)");
+    assert_eq!(ok("-a"), "-_(a)");
+    assert_eq!(ok("--a"), "a");
+    assert_eq!(ok("--1"), "-_(-1)");
+    assert_eq!(ok("---1"), "-1");
+    assert_eq!(ok("-1u"), "-_(1u)");
+    assert_eq!(ok("a - -1"), "_-_(a, -1)");
+    assert_eq!(ok("-a.b"), "-_(a.b)");
+    assert!(matches!(err("!-a"), SyntaxErrorKind::Mismatched { .. }));
+}
+
+#[test]
+fn member_call_and_index() {
+    assert_eq!(ok("a.b.c"), "a.b.c");
+    assert_eq!(ok(".a.b"), ".a.b");
+    assert_eq!(ok("a.b(c, d).e[f][?g]"), "a.b(c, d).e[f][?g]");
+    assert_eq!(ok("f()"), "f()");
+    assert_eq!(ok(".f(x)"), ".f(x)");
+    assert_eq!(ok("a.?b.c"), "a.?b.c");
+    assert_eq!(ok("a.`b-c`"), "a.b-c");
+    assert_eq!(ok("{'as': 1}.as"), r#"{"as": 1}.as"#);
+    assert_eq!(ok("a.if() || a.`in`"), "_||_(a.if(), a.in)");
+    assert!(matches!(err("a.in"), SyntaxErrorKind::Mismatched { expected: "a field name", .. }));
+    assert!(matches!(err("f(a,)"), SyntaxErrorKind::Mismatched { .. }));
+    assert!(matches!(err("a."), SyntaxErrorKind::Mismatched { expected: "a field name", .. }));
+}
+
+#[test]
+fn reserved_identifiers() {
+    assert_eq!(err("if"), SyntaxErrorKind::ReservedIdentifier("if".into()));
+    assert_eq!(err("a + namespace"), SyntaxErrorKind::ReservedIdentifier("namespace".into()));
+    assert_eq!(err("while(1)"), SyntaxErrorKind::ReservedIdentifier("while".into()));
+    assert!(matches!(err("in"), SyntaxErrorKind::Mismatched { .. }));
+}
+
+#[test]
+fn aggregates() {
+    assert_eq!(ok("[]"), "[]");
+    assert_eq!(ok("[1, ?a, 3,]"), "[1, ?a, 3]");
+    assert_eq!(ok("{}"), "{}");
+    assert_eq!(ok("{'a': 1, ?b: c,}"), r#"{"a": 1, ?b: c}"#);
+    assert_eq!(ok("T{}"), "T{}");
+    assert_eq!(ok(".a.b.T{f: 1, ?g: x, `in`: 2, if: 3,}"), ".a.b.T{f: 1, ?g: x, in: 2, if: 3}");
+    assert_eq!(ok("a.T{f: 1}.f"), "a.T{f: 1}.f");
+    assert!(matches!(err("f().T{}"), SyntaxErrorKind::Trailing(_)));
+    assert!(matches!(err("(a).T{}"), SyntaxErrorKind::Trailing(_)));
+    assert!(matches!(err("[1, 2"), SyntaxErrorKind::Mismatched { .. }));
+    assert!(matches!(err("{1 2}"), SyntaxErrorKind::Mismatched { expected: "':'", .. }));
+}
+
+#[test]
+fn comments_and_whitespace() {
+    assert_eq!(ok("a // one\n\t+\r\x0cb // two"), "_+_(a, b)");
+}
+
+#[test]
+fn error_positions() {
+    let e = parse("a +\n  )").err();
+    assert_eq!(
+        e.map(|e| e.to_string()).as_deref(),
+        Some(
+            "ERROR: <input>:2:3: Syntax error: mismatched input ')' expecting an expression\n |   )\n | ..^"
+        )
+    );
+    let e = parse("a + ").err();
+    assert_eq!(e.map(|e| (e.line, e.column)), Some((1, 5)));
+}
+
+#[test]
+fn macros_expand_to_comprehensions() {
+    assert_eq!(ok("has(a.b)"), "has(a.b)");
+    assert_eq!(
+        ok("l.all(x, x > 0)"),
+        "fold(x, -, l, @result, true, @not_strictly_false(@result), _&&_(@result, _>_(x, 0)), @result)"
+    );
+    assert_eq!(
+        ok("l.exists(x, p)"),
+        "fold(x, -, l, @result, false, @not_strictly_false(!_(@result)), _||_(@result, p), @result)"
+    );
+    assert_eq!(
+        ok("l.exists_one(x, p)"),
+        "fold(x, -, l, @result, 0, true, (p ? _+_(@result, 1) : @result), _==_(@result, 1))"
+    );
+    assert_eq!(ok("l.map(x, t)"), "fold(x, -, l, @result, [], true, _+_(@result, [t]), @result)");
+    assert_eq!(
+        ok("l.map(x, p, t)"),
+        "fold(x, -, l, @result, [], true, (p ? _+_(@result, [t]) : @result), @result)"
+    );
+    assert_eq!(
+        ok("l.filter(x, p)"),
+        "fold(x, -, l, @result, [], true, (p ? _+_(@result, [x]) : @result), @result)"
+    );
+    assert_eq!(ok("cel.bind(v, 1, v + 1)"), "fold(#unused, -, [], v, 1, false, v, _+_(v, 1))");
+    assert_eq!(
+        ok("o.optMap(v, v + 1)"),
+        "(o.hasValue() ? optional.of(fold(#unused, -, [], v, o.value(), false, v, _+_(v, 1))) : optional.none())"
+    );
+    assert_eq!(
+        ok("o.optFlatMap(v, f(v))"),
+        "(o.hasValue() ? fold(#unused, -, [], v, o.value(), false, v, f(v)) : optional.none())"
+    );
+}
+
+#[test]
+fn two_variable_macros() {
+    assert_eq!(
+        ok("m.all(k, v, p)"),
+        "fold(k, v, m, @result, true, @not_strictly_false(@result), _&&_(@result, p), @result)"
+    );
+    assert_eq!(
+        ok("m.existsOne(k, v, p)"),
+        "fold(k, v, m, @result, 0, true, (p ? _+_(@result, 1) : @result), _==_(@result, 1))"
+    );
+    assert_eq!(
+        ok("l.transformList(i, v, t)"),
+        "fold(i, v, l, @result, [], true, _+_(@result, [t]), @result)"
+    );
+    assert_eq!(
+        ok("m.transformMap(k, v, p, t)"),
+        "fold(k, v, m, @result, {}, true, (p ? cel.@mapInsert(@result, k, t) : @result), @result)"
+    );
+    assert_eq!(
+        ok("m.transformMapEntry(k, v, e)"),
+        "fold(k, v, m, @result, {}, true, cel.@mapInsert(@result, e), @result)"
+    );
+}
+
+#[test]
+fn macro_argument_errors() {
+    assert_eq!(err("has(a)"), SyntaxErrorKind::Macro("invalid argument to has() macro"));
+    assert_eq!(err("has(a.?b)"), SyntaxErrorKind::Macro("invalid argument to has() macro"));
+    assert_eq!(err("l.all(x.y, true)"), SyntaxErrorKind::Macro("argument must be a simple name"));
+    assert_eq!(err("m.all(k, k, true)"), SyntaxErrorKind::Macro("duplicate variable name"));
+    assert_eq!(
+        err("cel.bind(a.b, 1, 2)"),
+        SyntaxErrorKind::Macro("cel.bind() variable names must be simple identifiers")
+    );
+    // Other arities and receivers are ordinary calls.
+    assert_eq!(ok("has(a, b)"), "has(a, b)");
+    assert_eq!(ok("x.bind(a, 1, 2)"), "x.bind(a, 1, 2)");
+}
+
+#[test]
+fn macros_can_be_disabled() {
+    let options = ParserOptions { macros: false, ..ParserOptions::default() };
+    let ast = parse_with("l.all(x, x)", &options).map(|a| render(&a.root));
+    assert_eq!(ast.as_deref(), Ok("l.all(x, x)"));
+}
+
+#[test]
+fn node_ids_are_unique_and_bounded_by_node_count() {
+    let ast = parse("o.optMap(v, [v, {1: 2}][0])");
+    let Ok(ast) = ast else {
+        panic!("parse failed: {ast:?}");
+    };
+    let mut ids = Vec::new();
+    collect_ids(&ast.root, &mut ids);
+    ids.sort_unstable();
+    let count = ids.len();
+    ids.dedup();
+    // Map entries carry ids too; the macro's copy of `o` has fresh ones.
+    assert_eq!(ids.len(), count);
+    assert_eq!(ids.first(), Some(&1));
+    assert_eq!(ids.last(), Some(&ast.node_count));
+    assert!(count >= 18);
+}
+
+fn collect_ids(e: &Expr, ids: &mut Vec<u32>) {
+    ids.push(e.id.0);
+    match &e.kind {
+        ExprKind::Literal(_) | ExprKind::Ident(_) => {}
+        ExprKind::Select { operand, .. } => collect_ids(operand, ids),
+        ExprKind::Call { target, args, .. } => {
+            target.iter().for_each(|t| collect_ids(t, ids));
+            args.iter().for_each(|a| collect_ids(a, ids));
+        }
+        ExprKind::Index { operand, index, .. } => {
+            collect_ids(operand, ids);
+            collect_ids(index, ids);
+        }
+        ExprKind::Conditional { condition, then, otherwise } => {
+            [condition, then, otherwise].iter().for_each(|x| collect_ids(x, ids))
+        }
+        ExprKind::List(elements) => elements.iter().for_each(|x| collect_ids(&x.value, ids)),
+        ExprKind::Map(entries) => entries.iter().for_each(|x| {
+            ids.push(x.id.0);
+            collect_ids(&x.key, ids);
+            collect_ids(&x.value, ids);
+        }),
+        ExprKind::Struct { fields, .. } => fields.iter().for_each(|x| {
+            ids.push(x.id.0);
+            collect_ids(&x.value, ids);
+        }),
+        ExprKind::Comprehension(c) => {
+            [&c.iter_range, &c.accu_init, &c.loop_condition, &c.loop_step, &c.result]
+                .iter()
+                .for_each(|x| collect_ids(x, ids))
+        }
+    }
+}
+
+#[test]
+fn size_limit() {
+    let options = ParserOptions { max_code_points: 5, ..ParserOptions::default() };
+    assert_eq!(
+        parse_with("ééééé", &options).err().map(|e| e.kind),
+        Some(SyntaxErrorKind::UnrecognizedToken("é".into()))
+    );
+    let e = parse_with("a + bcd", &options).err();
+    assert_eq!(
+        e.map(|e| e.to_string()).as_deref(),
+        Some(
+            "ERROR: <input>:1:1: expression code point size exceeds limit: size: 7, limit 5\n | a + bcd\n | ^"
+        )
+    );
+}
