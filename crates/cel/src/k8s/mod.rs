@@ -5,9 +5,9 @@
 //! behave the same under certgate. The engine binds them to CEL functions; nothing
 //! here depends on the engine's value type.
 //!
-//! Go's `net/netip` and `net/url` parsers are re-implemented in [`netip`] and
-//! `url_parse` because Kubernetes' accept/reject decisions and messages come from them,
-//! and Rust's `std::net` and the `url` crate follow different rules.
+//! Go's `net/netip` and `net/url` parsers are re-implemented (in [`netip`] and in
+//! `certgate_gofmt::url`) because Kubernetes' accept/reject decisions and messages come
+//! from them, and Rust's `std::net` and the `url` crate follow different rules.
 
 pub mod cidr;
 pub mod ip;
@@ -15,9 +15,6 @@ pub mod lists;
 pub mod netip;
 pub mod sets;
 pub mod url;
-mod url_escape;
-mod url_parse;
-mod url_string;
 
 pub use cidr::{Cidr, CidrError, is_cidr};
 pub use ip::{Ip, IpError, is_canonical, is_ip};

@@ -10,12 +10,18 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::url_escape::{Mode, unescape};
-use super::url_parse::{self, GoUrl, valid_optional_port};
-use super::url_string::{escaped_path, go_string};
+use super::netip::{self, NetipError};
 use certgate_gofmt::quote as go_quote;
+use certgate_gofmt::url::{GoUrl, Mode, unescape, valid_optional_port};
 
-pub use super::url_parse::UrlParseReason;
+/// The reason Go's URL parser gives for rejecting a URL, with Go's text; a bad
+/// bracketed host carries Go's `netip.ParseAddr` error.
+pub type UrlParseReason = certgate_gofmt::url::UrlParseReason<NetipError>;
+
+/// Go's `netip.ParseAddr`, which Go's URL parser applies to bracketed hosts.
+fn parse_ip_literal(text: &str) -> Result<std::net::IpAddr, NetipError> {
+    netip::parse_addr(text).map(|zoned| zoned.addr)
+}
 
 /// Go's default limit on the number of query parameters (`GODEBUG=urlmaxqueryparams`).
 pub const MAX_QUERY_PARAMS: usize = 10_000;
@@ -43,17 +49,17 @@ impl Url {
     /// then come from Go's `url.Parse`, which treats `#fragment` as a fragment (so
     /// `url('/p#x').getEscapedPath()` is `/p`) and `//host/path` as having a host.
     pub fn parse(s: &str) -> Result<Self, UrlError> {
-        url_parse::parse_request_uri(s)
+        GoUrl::parse_request_uri(s, &parse_ip_literal)
             .map_err(|reason| UrlError::Parse { input: s.to_owned(), reason })?;
-        let parsed = url_parse::parse_reference(s)
+        let parsed = GoUrl::parse(s, &parse_ip_literal)
             .map_err(|(input, reason)| UrlError::Parse { input, reason })?;
-        let host = String::from_utf8_lossy(&parsed.host).into_owned();
+        let host = String::from_utf8_lossy(parsed.host()).into_owned();
         Ok(Self { parsed, host })
     }
 
     /// `getScheme()`: lower-cased, empty for an absolute path.
     pub fn scheme(&self) -> &str {
-        &self.parsed.scheme
+        self.parsed.scheme()
     }
 
     /// `getHost()`: `host[:port]`, IPv6 literals with brackets; empty if absent.
@@ -86,7 +92,7 @@ impl Url {
     /// `getEscapedPath()`: the path as written when that is a valid encoding of it,
     /// otherwise Go's escaping of the decoded path (`a b` becomes `a%20b`).
     pub fn escaped_path(&self) -> String {
-        escaped_path(&self.parsed)
+        self.parsed.escaped_path()
     }
 
     /// `getQuery()`: Go's `url.ParseQuery` of the query, keys and values unescaped
@@ -98,10 +104,10 @@ impl Url {
     /// an empty map.
     pub fn query(&self) -> BTreeMap<String, Vec<String>> {
         let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        if self.parsed.raw_query.matches('&').count() >= MAX_QUERY_PARAMS {
+        if self.parsed.raw_query().matches('&').count() >= MAX_QUERY_PARAMS {
             return out;
         }
-        for pair in self.parsed.raw_query.split('&') {
+        for pair in self.parsed.raw_query().split('&') {
             if pair.is_empty() || pair.contains(';') {
                 continue;
             }
@@ -122,13 +128,13 @@ impl Url {
 /// Go's `URL.String()`: the URL re-serialised with Go's escaping.
 impl fmt::Display for Url {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&go_string(&self.parsed))
+        fmt::Display::fmt(&self.parsed, f)
     }
 }
 
 impl PartialEq for Url {
     fn eq(&self, other: &Self) -> bool {
-        go_string(&self.parsed) == go_string(&other.parsed)
+        self.parsed.to_string() == other.parsed.to_string()
     }
 }
 
@@ -139,5 +145,5 @@ impl Eq for Url {}
 /// This is Kubernetes' check, which is weaker than [`Url::parse`]: a string whose
 /// fragment holds a bad escape (`/p?q#%zz`) is a URL for `isURL` but `url()` fails.
 pub fn is_url(s: &str) -> bool {
-    url_parse::parse_request_uri(s).is_ok()
+    GoUrl::parse_request_uri(s, &parse_ip_literal).is_ok()
 }

@@ -1,13 +1,13 @@
-//! Go `net/url` percent-encoding rules: which bytes each URL component may hold
-//! unescaped, and strict decoding with Go's error cases.
+//! Go's percent-encoding rules per URL component (`shouldEscape`, `escape`, `unescape`,
+//! `validEncoded`): which bytes each component may hold literally, and strict decoding.
 
 use std::fmt::Write as _;
 
-use super::url_parse::UrlParseReason;
+use crate::{quote, quote_bytes};
 
 /// The URL component being escaped or unescaped; the rules differ per component.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Mode {
+pub enum Mode {
     Path,
     Host,
     Zone,
@@ -16,31 +16,26 @@ pub(crate) enum Mode {
     Fragment,
 }
 
+/// Why Go's `unescape` rejected a component, with Go's text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EscapeError {
+    /// A malformed or disallowed `%` escape (the bytes as written, up to three).
+    #[error("invalid URL escape {}", quote_bytes(.0))]
+    Escape(Vec<u8>),
+    /// An ASCII byte a host may not hold literally.
+    #[error("invalid character {} in host name", quote(.0))]
+    InvalidHost(String),
+}
+
 /// Go's `shouldEscape`: whether byte `c` must be percent-encoded in component `mode`.
-fn should_escape(c: u8, mode: Mode) -> bool {
+pub(crate) fn should_escape(c: u8, mode: Mode) -> bool {
     if c.is_ascii_alphanumeric() {
         return false;
     }
+    // Hosts and zones may hold sub-delimiters and the bytes of IP literals and ports
+    // literally (`<`, `>` and `"` because Go allows them there).
     if matches!(mode, Mode::Host | Mode::Zone)
-        && matches!(
-            c,
-            b'!' | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-                | b':'
-                | b'['
-                | b']'
-                | b'<'
-                | b'>'
-                | b'"'
-        )
+        && (is_sub_delim(c) || matches!(c, b':' | b'[' | b']' | b'<' | b'>' | b'"'))
     {
         return false;
     }
@@ -55,20 +50,22 @@ fn should_escape(c: u8, mode: Mode) -> bool {
         },
         _ => {}
     }
-    if mode == Mode::Fragment && matches!(c, b'!' | b'(' | b')' | b'*') {
-        return false;
-    }
-    true
+    !(mode == Mode::Fragment && matches!(c, b'!' | b'(' | b')' | b'*'))
+}
+
+/// RFC 3986 sub-delimiters: `!$&'()*+,;=`.
+pub(crate) fn is_sub_delim(c: u8) -> bool {
+    matches!(c, b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=')
 }
 
 fn hex_value(c: u8) -> Option<u8> {
-    (c as char).to_digit(16).and_then(|d| u8::try_from(d).ok())
+    char::from(c).to_digit(16).and_then(|d| u8::try_from(d).ok())
 }
 
-/// Go's `unescape`: decodes `%XX` (and `+` as space in query components), rejecting
+/// Go's `unescape`: decodes `%XX` (and `+` as a space in query components), rejecting
 /// malformed escapes, `%XX` of ASCII bytes in hosts (except `%25`), and in hosts and
 /// zones ASCII bytes a host may not contain.
-pub(crate) fn unescape(s: &str, mode: Mode) -> Result<Vec<u8>, UrlParseReason> {
+pub fn unescape(s: &str, mode: Mode) -> Result<Vec<u8>, EscapeError> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0usize;
@@ -80,20 +77,20 @@ pub(crate) fn unescape(s: &str, mode: Mode) -> Result<Vec<u8>, UrlParseReason> {
                     bytes.get(i + 2).copied().and_then(hex_value),
                 ) else {
                     let end = bytes.len().min(i + 3);
-                    return Err(UrlParseReason::Escape(owned(bytes.get(i..end))));
+                    return Err(EscapeError::Escape(owned(bytes.get(i..end))));
                 };
-                let escape = bytes.get(i..i + 3);
-                let is_percent = escape == Some(b"%25".as_slice());
-                let value = hi << 4 | lo;
+                let written = bytes.get(i..i + 3);
+                let is_percent = written == Some(b"%25".as_slice());
+                let value = (hi << 4) | lo;
                 if mode == Mode::Host && hi < 8 && !is_percent {
-                    return Err(UrlParseReason::Escape(owned(escape)));
+                    return Err(EscapeError::Escape(owned(written)));
                 }
                 if mode == Mode::Zone
                     && !is_percent
                     && value != b' '
                     && should_escape(value, Mode::Host)
                 {
-                    return Err(UrlParseReason::Escape(owned(escape)));
+                    return Err(EscapeError::Escape(owned(written)));
                 }
                 out.push(value);
                 i += 3;
@@ -104,7 +101,8 @@ pub(crate) fn unescape(s: &str, mode: Mode) -> Result<Vec<u8>, UrlParseReason> {
             }
             _ => {
                 if matches!(mode, Mode::Host | Mode::Zone) && c < 0x80 && should_escape(c, mode) {
-                    return Err(UrlParseReason::InvalidHost(lossy(bytes.get(i..=i))));
+                    let literal = String::from_utf8_lossy(bytes.get(i..=i).unwrap_or_default());
+                    return Err(EscapeError::InvalidHost(literal.into_owned()));
                 }
                 out.push(c);
                 i += 1;
@@ -118,16 +116,13 @@ fn owned(bytes: Option<&[u8]>) -> Vec<u8> {
     bytes.unwrap_or_default().to_vec()
 }
 
-fn lossy(bytes: Option<&[u8]>) -> String {
-    String::from_utf8_lossy(bytes.unwrap_or_default()).into_owned()
-}
-
-/// Go's `escape` for paths: percent-encodes (upper-case hex) every byte the component
-/// may not hold literally.
-pub(crate) fn escape(bytes: &[u8], mode: Mode) -> String {
+/// Go's `escape`: percent-encodes (upper-case hex) every byte the component may not
+/// hold literally.
+pub fn escape(bytes: &[u8], mode: Mode) -> String {
     let mut out = String::with_capacity(bytes.len());
     for &c in bytes {
         if should_escape(c, mode) {
+            // Writing to a String cannot fail.
             let _ = write!(out, "%{c:02X}");
         } else {
             out.push(char::from(c));
@@ -138,25 +133,8 @@ pub(crate) fn escape(bytes: &[u8], mode: Mode) -> String {
 
 /// Go's `validEncoded`: whether `s` may be used as the escaped form as written
 /// (sub-delimiters, `:`, `@`, `[`, `]` and `%` are accepted literally).
-pub(crate) fn valid_encoded(s: &str, mode: Mode) -> bool {
+pub fn valid_encoded(s: &str, mode: Mode) -> bool {
     s.bytes().all(|c| {
-        matches!(
-            c,
-            b'!' | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-                | b':'
-                | b'@'
-                | b'['
-                | b']'
-                | b'%'
-        ) || !should_escape(c, mode)
+        is_sub_delim(c) || matches!(c, b':' | b'@' | b'[' | b']' | b'%') || !should_escape(c, mode)
     })
 }
