@@ -3,6 +3,7 @@
 //! and the declaration tables of the standard library and the extensions certgate
 //! offers. The checker walk over parsed expressions builds on these.
 
+pub mod checker;
 mod decls;
 mod ext;
 mod kubernetes;
@@ -16,6 +17,7 @@ mod library_tests;
 #[cfg(test)]
 mod types_tests;
 
+pub use checker::{CheckErrors, CheckedAst, check, expect_bool};
 pub use decls::{
     CallStyle, CostHint, DeclError, Declarations, FunctionDecl, Overload, Resolution, ResolveError,
     VariableDecl,
