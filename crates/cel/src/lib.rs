@@ -29,6 +29,7 @@ mod request;
 mod result_type;
 mod service_account;
 pub mod syntax;
+pub mod value;
 
 pub use cache::{DEFAULT_CACHE_SIZE, PolicyCel};
 pub use limits::{MAX_NESTING_DEPTH, MAX_RULE_BYTES};
