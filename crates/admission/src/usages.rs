@@ -7,7 +7,7 @@ use std::fmt;
 
 // keyUsage names by bit, in the order of Go's `x509.KeyUsage` bits (digitalSignature is
 // bit 0). That order is also the order upstream prints the bits in.
-use certgate_pki::KEY_USAGE_NAMES;
+use certgate_pki::{KEY_USAGE_NAMES, KnownExtKeyUsage};
 
 /// cert-manager's second name for digitalSignature.
 const SIGNING_ALIAS: &str = "signing";
@@ -55,139 +55,29 @@ impl KeyUsageBits {
     }
 }
 
-/// The extended key usages Go's `crypto/x509` knows (its `x509.ExtKeyUsage` values).
-/// Only these are compared; other OIDs in a CSR are ignored as upstream ignores them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ExtKeyUsage {
-    Any,
-    ServerAuth,
-    ClientAuth,
-    CodeSigning,
-    EmailProtection,
-    IpsecEndSystem,
-    IpsecTunnel,
-    IpsecUser,
-    TimeStamping,
-    OcspSigning,
-    MicrosoftServerGatedCrypto,
-    NetscapeServerGatedCrypto,
-    MicrosoftCommercialCodeSigning,
-    MicrosoftKernelCodeSigning,
-}
-
-/// One known extended key usage: its OID and its cert-manager names. The first name is
-/// the one printed; an entry without names has no cert-manager usage and prints as
-/// `unknown`, as upstream does.
-struct ExtKeyUsageEntry {
-    usage: ExtKeyUsage,
-    oid: &'static str,
-    names: &'static [&'static str],
-}
-
-const EXT_KEY_USAGES: [ExtKeyUsageEntry; 14] = [
-    ExtKeyUsageEntry { usage: ExtKeyUsage::Any, oid: "2.5.29.37.0", names: &["any"] },
-    ExtKeyUsageEntry {
-        usage: ExtKeyUsage::ServerAuth,
-        oid: "1.3.6.1.5.5.7.3.1",
-        names: &["server auth"],
-    },
-    ExtKeyUsageEntry {
-        usage: ExtKeyUsage::ClientAuth,
-        oid: "1.3.6.1.5.5.7.3.2",
-        names: &["client auth"],
-    },
-    ExtKeyUsageEntry {
-        usage: ExtKeyUsage::CodeSigning,
-        oid: "1.3.6.1.5.5.7.3.3",
-        names: &["code signing"],
-    },
-    // Upstream's reverse lookup iterates a Go map, so it prints either name at random;
-    // certgate always prints the first.
-    ExtKeyUsageEntry {
-        usage: ExtKeyUsage::EmailProtection,
-        oid: "1.3.6.1.5.5.7.3.4",
-        names: &["email protection", "s/mime"],
-    },
-    ExtKeyUsageEntry {
-        usage: ExtKeyUsage::IpsecEndSystem,
-        oid: "1.3.6.1.5.5.7.3.5",
-        names: &["ipsec end system"],
-    },
-    ExtKeyUsageEntry {
-        usage: ExtKeyUsage::IpsecTunnel,
-        oid: "1.3.6.1.5.5.7.3.6",
-        names: &["ipsec tunnel"],
-    },
-    ExtKeyUsageEntry {
-        usage: ExtKeyUsage::IpsecUser,
-        oid: "1.3.6.1.5.5.7.3.7",
-        names: &["ipsec user"],
-    },
-    ExtKeyUsageEntry {
-        usage: ExtKeyUsage::TimeStamping,
-        oid: "1.3.6.1.5.5.7.3.8",
-        names: &["timestamping"],
-    },
-    ExtKeyUsageEntry {
-        usage: ExtKeyUsage::OcspSigning,
-        oid: "1.3.6.1.5.5.7.3.9",
-        names: &["ocsp signing"],
-    },
-    ExtKeyUsageEntry {
-        usage: ExtKeyUsage::MicrosoftServerGatedCrypto,
-        oid: "1.3.6.1.4.1.311.10.3.3",
-        names: &["microsoft sgc"],
-    },
-    ExtKeyUsageEntry {
-        usage: ExtKeyUsage::NetscapeServerGatedCrypto,
-        oid: "2.16.840.1.113730.4.1",
-        names: &["netscape sgc"],
-    },
-    ExtKeyUsageEntry {
-        usage: ExtKeyUsage::MicrosoftCommercialCodeSigning,
-        oid: "1.3.6.1.4.1.311.2.1.22",
-        names: &[],
-    },
-    ExtKeyUsageEntry {
-        usage: ExtKeyUsage::MicrosoftKernelCodeSigning,
-        oid: "1.3.6.1.4.1.311.61.1.1",
-        names: &[],
-    },
-];
+/// An extended key usage Go's `crypto/x509` knows, from pki's table: comparing two compares
+/// their OIDs.
+pub(crate) type ExtKeyUsage = &'static KnownExtKeyUsage;
 
 /// Printed for a known extended key usage without a cert-manager name.
 const UNNAMED_EXT_KEY_USAGE: &str = "unknown";
 
-impl ExtKeyUsage {
-    fn from_usage_name(name: &str) -> Option<Self> {
-        EXT_KEY_USAGES.iter().find(|e| e.names.contains(&name)).map(|e| e.usage)
-    }
-
-    /// A decoded CSR reports extended key usages by cert-manager name, or by dotted OID
-    /// when there is no name; both forms are accepted.
-    fn from_csr_entry(entry: &str) -> Option<Self> {
-        EXT_KEY_USAGES.iter().find(|e| e.oid == entry || e.names.contains(&entry)).map(|e| e.usage)
-    }
-
-    fn name(self) -> &'static str {
-        EXT_KEY_USAGES
-            .iter()
-            .find(|e| e.usage == self)
-            .and_then(|e| e.names.first().copied())
-            .unwrap_or(UNNAMED_EXT_KEY_USAGE)
-    }
+/// A decoded CSR reports extended key usages by cert-manager name, or by dotted OID when
+/// there is no name; both forms are accepted. Unknown OIDs are ignored, as Go ignores them.
+fn from_csr_entry(entry: &str) -> Option<ExtKeyUsage> {
+    KnownExtKeyUsage::by_oid(entry).or_else(|| KnownExtKeyUsage::by_name(entry))
 }
 
 /// The extended key usages Go would decode from a CSR's entries, in encoded order.
 pub(crate) fn ext_key_usages_from_csr<'a>(
     entries: impl IntoIterator<Item = &'a str>,
 ) -> Vec<ExtKeyUsage> {
-    entries.into_iter().filter_map(ExtKeyUsage::from_csr_entry).collect()
+    entries.into_iter().filter_map(from_csr_entry).collect()
 }
 
 /// The names of extended key usages, in order, as upstream lists them.
 pub(crate) fn ext_key_usage_names(usages: &[ExtKeyUsage]) -> UsageList {
-    UsageList(usages.iter().map(|u| u.name()).collect())
+    UsageList(usages.iter().map(|u| u.name().unwrap_or(UNNAMED_EXT_KEY_USAGE)).collect())
 }
 
 /// Key usages requested by `spec.usages` and `spec.isCA`.
@@ -226,7 +116,7 @@ pub(crate) fn requested(usages: &[String], is_ca: bool) -> Result<Requested, Unk
     for name in names {
         if let Some(bit) = KeyUsageBits::bit_of(name) {
             key_usage.insert(bit);
-        } else if let Some(eku) = ExtKeyUsage::from_usage_name(name) {
+        } else if let Some(eku) = KnownExtKeyUsage::by_name(name) {
             ext_key_usages.push(eku);
         } else {
             unknown.push(name.to_owned());
@@ -266,6 +156,10 @@ mod tests {
         names.iter().map(|n| (*n).to_owned()).collect()
     }
 
+    fn eku(name: &str) -> ExtKeyUsage {
+        KnownExtKeyUsage::by_name(name).unwrap()
+    }
+
     #[test]
     fn usage_list_prints_like_upstream() {
         assert_eq!(UsageList(vec![]).to_string(), "[]");
@@ -301,7 +195,7 @@ mod tests {
             got.key_usage.names().to_string(),
             "[ 'digital signature', 'cert sign', 'crl sign' ]"
         );
-        assert_eq!(got.ext_key_usages, vec![ExtKeyUsage::Any]);
+        assert_eq!(got.ext_key_usages, vec![eku("any")]);
     }
 
     #[test]
@@ -310,11 +204,7 @@ mod tests {
             requested(&strings(&["s/mime", "client auth", "email protection"]), false).unwrap();
         assert_eq!(
             got.ext_key_usages,
-            vec![
-                ExtKeyUsage::EmailProtection,
-                ExtKeyUsage::ClientAuth,
-                ExtKeyUsage::EmailProtection
-            ]
+            vec![eku("email protection"), eku("client auth"), eku("email protection")]
         );
         assert_eq!(got.key_usage, KeyUsageBits::default());
     }
@@ -330,9 +220,9 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                ExtKeyUsage::ServerAuth,
-                ExtKeyUsage::ClientAuth,
-                ExtKeyUsage::MicrosoftKernelCodeSigning
+                eku("server auth"),
+                eku("client auth"),
+                KnownExtKeyUsage::by_oid("1.3.6.1.4.1.311.61.1.1").unwrap()
             ]
         );
         assert_eq!(

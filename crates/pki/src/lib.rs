@@ -25,4 +25,4 @@ pub use csr::{
     AttributeValue, CsrError, DecodedCsr, KeyAlgorithm, MAX_CSR_BYTES, OtherName, PublicKeyInfo,
     SanEntries, SubjectAttribute, UnsupportedSan, decode_csr, parse_csr,
 };
-pub use usages::KEY_USAGE_NAMES;
+pub use usages::{EXT_KEY_USAGES, KEY_USAGE_NAMES, KnownExtKeyUsage};

@@ -19,21 +19,48 @@ pub const KEY_USAGE_NAMES: [&str; 9] = [
     "decipher only",
 ];
 
-/// extKeyUsage OIDs with cert-manager's names. `s/mime` is an alias cert-manager accepts for
-/// email protection; the canonical name is reported.
-const EXT_KEY_USAGE_NAMES: [(&str, &str); 12] = [
-    ("2.5.29.37.0", "any"),
-    ("1.3.6.1.5.5.7.3.1", "server auth"),
-    ("1.3.6.1.5.5.7.3.2", "client auth"),
-    ("1.3.6.1.5.5.7.3.3", "code signing"),
-    ("1.3.6.1.5.5.7.3.4", "email protection"),
-    ("1.3.6.1.5.5.7.3.5", "ipsec end system"),
-    ("1.3.6.1.5.5.7.3.6", "ipsec tunnel"),
-    ("1.3.6.1.5.5.7.3.7", "ipsec user"),
-    ("1.3.6.1.5.5.7.3.8", "timestamping"),
-    ("1.3.6.1.5.5.7.3.9", "ocsp signing"),
-    ("1.3.6.1.4.1.311.10.3.3", "microsoft sgc"),
-    ("2.16.840.1.113730.4.1", "netscape sgc"),
+/// An extended key usage Go's `crypto/x509` knows (its `x509.ExtKeyUsage` values): the OID
+/// and cert-manager's names for it. The first name is the one reported; `s/mime` is an alias
+/// cert-manager accepts for email protection. Usages without a name (the two Microsoft
+/// code-signing OIDs) are known to Go, so cert-manager compares them, but have no
+/// `spec.usages` spelling.
+#[derive(Debug, PartialEq, Eq)]
+pub struct KnownExtKeyUsage {
+    pub oid: &'static str,
+    pub names: &'static [&'static str],
+}
+
+impl KnownExtKeyUsage {
+    pub fn by_oid(oid: &str) -> Option<&'static Self> {
+        EXT_KEY_USAGES.iter().find(|known| known.oid == oid)
+    }
+
+    pub fn by_name(name: &str) -> Option<&'static Self> {
+        EXT_KEY_USAGES.iter().find(|known| known.names.contains(&name))
+    }
+
+    /// The name reported for it, if cert-manager has one.
+    pub fn name(&self) -> Option<&'static str> {
+        self.names.first().copied()
+    }
+}
+
+/// Every extended key usage Go knows, in `x509.ExtKeyUsage` order.
+pub const EXT_KEY_USAGES: [KnownExtKeyUsage; 14] = [
+    KnownExtKeyUsage { oid: "2.5.29.37.0", names: &["any"] },
+    KnownExtKeyUsage { oid: "1.3.6.1.5.5.7.3.1", names: &["server auth"] },
+    KnownExtKeyUsage { oid: "1.3.6.1.5.5.7.3.2", names: &["client auth"] },
+    KnownExtKeyUsage { oid: "1.3.6.1.5.5.7.3.3", names: &["code signing"] },
+    KnownExtKeyUsage { oid: "1.3.6.1.5.5.7.3.4", names: &["email protection", "s/mime"] },
+    KnownExtKeyUsage { oid: "1.3.6.1.5.5.7.3.5", names: &["ipsec end system"] },
+    KnownExtKeyUsage { oid: "1.3.6.1.5.5.7.3.6", names: &["ipsec tunnel"] },
+    KnownExtKeyUsage { oid: "1.3.6.1.5.5.7.3.7", names: &["ipsec user"] },
+    KnownExtKeyUsage { oid: "1.3.6.1.5.5.7.3.8", names: &["timestamping"] },
+    KnownExtKeyUsage { oid: "1.3.6.1.5.5.7.3.9", names: &["ocsp signing"] },
+    KnownExtKeyUsage { oid: "1.3.6.1.4.1.311.10.3.3", names: &["microsoft sgc"] },
+    KnownExtKeyUsage { oid: "2.16.840.1.113730.4.1", names: &["netscape sgc"] },
+    KnownExtKeyUsage { oid: "1.3.6.1.4.1.311.2.1.22", names: &[] },
+    KnownExtKeyUsage { oid: "1.3.6.1.4.1.311.61.1.1", names: &[] },
 ];
 
 /// keyUsage ::= BIT STRING; names of the set bits in bit order. Bits past `decipherOnly`
@@ -60,7 +87,8 @@ pub(crate) fn key_usages(value: &[u8]) -> Result<Vec<String>, String> {
         .collect())
 }
 
-/// extKeyUsage ::= SEQUENCE OF OID, in encoded order; unknown OIDs stay dotted.
+/// extKeyUsage ::= SEQUENCE OF OID, in encoded order; OIDs without a cert-manager name stay
+/// dotted.
 pub(crate) fn ext_key_usages(value: &[u8]) -> Result<Vec<String>, String> {
     let (sequence, rest) = read_universal(value, Tag::Sequence, "extKeyUsage")?;
     end(rest, "extKeyUsage")?;
@@ -69,11 +97,8 @@ pub(crate) fn ext_key_usages(value: &[u8]) -> Result<Vec<String>, String> {
     while !remaining.is_empty() {
         let (oid, rest) = read_oid(remaining, &format!("extKeyUsage entry {}", usages.len()))?;
         remaining = rest;
-        let name = EXT_KEY_USAGE_NAMES
-            .iter()
-            .find(|(known, _)| *known == oid)
-            .map_or(oid.clone(), |(_, name)| (*name).to_string());
-        usages.push(name);
+        let name = KnownExtKeyUsage::by_oid(&oid).and_then(KnownExtKeyUsage::name);
+        usages.push(name.map_or(oid, str::to_string));
     }
     Ok(usages)
 }
@@ -98,6 +123,25 @@ pub(crate) fn basic_constraints_ca(value: &[u8]) -> Result<bool, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn known_ext_key_usages_are_unambiguous() {
+        for (i, known) in EXT_KEY_USAGES.iter().enumerate() {
+            assert_eq!(KnownExtKeyUsage::by_oid(known.oid), Some(known), "{}", known.oid);
+            for name in known.names {
+                assert_eq!(KnownExtKeyUsage::by_name(name), Some(known), "{name}");
+            }
+            assert!(EXT_KEY_USAGES[..i].iter().all(|other| other.oid != known.oid));
+        }
+        assert_eq!(
+            KnownExtKeyUsage::by_name("s/mime").and_then(KnownExtKeyUsage::name),
+            Some("email protection")
+        );
+        assert_eq!(
+            KnownExtKeyUsage::by_oid("1.3.6.1.4.1.311.61.1.1").and_then(KnownExtKeyUsage::name),
+            None
+        );
+    }
 
     #[test]
     fn key_usage_bits_in_order() {
