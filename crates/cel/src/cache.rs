@@ -1,6 +1,6 @@
 //! [`PolicyCel`]: compiled rules behind a bounded LRU cache keyed by rule text.
 
-use crate::compile::{Failure, compile};
+use crate::compile::compile;
 use crate::limits::MAX_RULE_BYTES;
 use crate::{CompileError, Program};
 use lru::LruCache;
@@ -33,16 +33,12 @@ impl PolicyCel {
     pub fn compile(&self, rule: &str) -> Result<Arc<Program>, CompileError> {
         if rule.len() > MAX_RULE_BYTES {
             // Rejected without caching: the key alone would be larger than the limit.
-            return compile(rule).map(Arc::new).map_err(Failure::into_error);
+            return compile(rule).map(Arc::new);
         }
         if let Some(cached) = self.lock().get(rule) {
             return cached.clone();
         }
-        let compiled = match compile(rule) {
-            Ok(program) => Ok(Arc::new(program)),
-            Err(Failure::Rule(err)) => Err(err),
-            Err(Failure::Transient(err)) => return Err(err),
-        };
+        let compiled = compile(rule).map(Arc::new);
         // Another thread may have compiled the same rule meanwhile: keep the first
         // result so that every caller shares one program.
         self.lock().get_or_insert_ref(rule, || compiled).clone()

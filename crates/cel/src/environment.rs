@@ -1,33 +1,103 @@
-//! The approver-policy CEL environment: the standard library and macros, cel-go's
-//! strings extension, the service-account functions and the two object types.
+//! The approver-policy CEL environment: `self` (the attribute value), `cr` (the
+//! request), the service-account functions, and every library certgate offers: the
+//! standard library and macros, cel-go's strings extension (which upstream enables),
+//! and beyond upstream optionals, `cel.bind`, two-variable comprehensions and the
+//! Kubernetes libraries. A rule valid upstream is valid here.
 //!
 //! Built once per process: it is immutable and shared by every program.
 
-use crate::{CompileError, request, service_account};
-use cel::{DeclarationError, Env, extensions};
 use std::sync::{Arc, LazyLock};
 
-static ENVIRONMENT: LazyLock<Result<Arc<Env>, DeclarationError>> = LazyLock::new(build);
+use crate::check::{self, DeclError, Type};
+use crate::eval::{Environment, Functions};
+use crate::syntax::ParserOptions;
+use crate::value::{ObjectValue, Value};
+use crate::{CompileError, CrVariable, limits, service_account};
+
+/// Name of the `cr` object type, as upstream declares it.
+pub(crate) const REQUEST_TYPE: &str =
+    "cm.io.policy.pkg.internal.approver.validation.CertificateRequest";
+
+/// The environment and where its two variables are bound.
+pub(crate) struct PolicyEnvironment {
+    pub(crate) env: Environment,
+    self_slot: usize,
+    cr_slot: usize,
+}
+
+static ENVIRONMENT: LazyLock<Result<PolicyEnvironment, DeclError>> = LazyLock::new(build);
 
 /// The shared environment, or why it could not be built (a certgate bug, since its
 /// declarations are fixed; reported as a compile error rather than a panic).
-pub(crate) fn environment() -> Result<Arc<Env>, CompileError> {
-    match &*ENVIRONMENT {
-        Ok(env) => Ok(Arc::clone(env)),
-        Err(err) => Err(CompileError::new(format!(
+pub(crate) fn environment() -> Result<&'static PolicyEnvironment, CompileError> {
+    ENVIRONMENT.as_ref().map_err(|err| {
+        CompileError::new(format!(
             "the CEL environment could not be built ({err}); this is a certgate bug, \
              please report it"
-        ))),
+        ))
+    })
+}
+
+fn build() -> Result<PolicyEnvironment, DeclError> {
+    let mut decls = check::full_library()?;
+    decls.add_object_type(
+        REQUEST_TYPE,
+        vec![
+            ("name".to_owned(), Type::String),
+            ("namespace".to_owned(), Type::String),
+            ("username".to_owned(), Type::String),
+            ("groups".to_owned(), Type::list(Type::String)),
+        ],
+    )?;
+    decls.add_variable("self", Type::String)?;
+    decls.add_variable("cr", Type::object(REQUEST_TYPE))?;
+    // The type names as values: `type(cr) == cm.io.policy...CertificateRequest`.
+    decls.add_variable(REQUEST_TYPE, Type::type_of(Type::object(REQUEST_TYPE)))?;
+    service_account::declare(&mut decls)?;
+    let mut functions = Functions::full_library();
+    service_account::register(&mut functions);
+    let parser = ParserOptions {
+        max_depth: u32::try_from(limits::MAX_NESTING_DEPTH).unwrap_or(u32::MAX),
+        max_code_points: limits::MAX_RULE_BYTES,
+        macros: true,
+    };
+    let env = Environment::new(decls, functions).with_parser_options(parser);
+    let slot = |name: &str| {
+        env.slot(name).ok_or_else(|| DeclError::DuplicateVariable { name: name.to_owned() })
+    };
+    let (self_slot, cr_slot) = (slot("self")?, slot("cr")?);
+    Ok(PolicyEnvironment { env, self_slot, cr_slot })
+}
+
+impl PolicyEnvironment {
+    /// The variables of one evaluation, by slot.
+    pub(crate) fn bind(&self, self_value: &str, cr: &BoundRequest) -> [Value; 2] {
+        let mut values = [Value::Null, Value::Null];
+        if let Some(v) = values.get_mut(self.self_slot) {
+            *v = Value::string(self_value);
+        }
+        if let Some(v) = values.get_mut(self.cr_slot) {
+            *v = cr.0.clone();
+        }
+        values
     }
 }
 
-fn build() -> Result<Arc<Env>, DeclarationError> {
-    // cel-go, as upstream configures it, has no optional syntax (`a.?b`).
-    let mut env = Env::stdlib().with_optional_support(false);
-    env.add_extension(extensions::strings)?;
-    env.add_type(request::REQUEST_TYPE.to_owned())?;
-    env.add_extension(service_account::register)?;
-    Ok(Arc::new(env))
+/// The `cr` variable converted once for every rule evaluated against one request.
+#[derive(Clone, Debug)]
+pub struct BoundRequest(Value);
+
+impl BoundRequest {
+    pub fn new(cr: &CrVariable) -> Self {
+        let groups = cr.groups.iter().map(|g| Value::string(g)).collect();
+        let fields = vec![
+            (Arc::from("name"), Value::string(&cr.name)),
+            (Arc::from("namespace"), Value::string(&cr.namespace)),
+            (Arc::from("username"), Value::string(&cr.username)),
+            (Arc::from("groups"), Value::list(groups)),
+        ];
+        Self(Value::Object(ObjectValue::new(REQUEST_TYPE, fields)))
+    }
 }
 
 #[cfg(test)]

@@ -1,37 +1,35 @@
-//! CEL for approver-policy `validations`.
+//! certgate's CEL engine, and the approver-policy `validations` environment on it.
 //!
-//! This crate is certgate's one seam to a CEL engine: callers see [`PolicyCel`],
-//! [`Program`] and the error types, never the engine underneath, so the engine can be
-//! replaced (issue: production-grade CEL) without touching evaluators.
+//! The engine (issue #3, `docs/decisions/0003-own-cel-engine.md`, `docs/cel.md`):
 //!
-//! The engine today is the interim one of `docs/decisions/0002-interim-cel-engine.md`:
-//! the `cel` crate's interpreter, behind checks this crate adds because that crate has
-//! no type checker and no cost limit:
+//! - [`syntax`]: a parser with cel-go's grammar, macros and error rendering, bounded in
+//!   source size and nesting depth;
+//! - [`check`]: declarations and a type checker, so undeclared names, wrong argument
+//!   types and non-`bool` rules are compile errors with line, column and caret;
+//! - [`cost`]: static cost estimates from declared size bounds;
+//! - [`eval`]: compilation to resolved nodes (constant regexes compiled once) and an
+//!   interpreter with a runtime cost budget, plus the library implementations;
+//! - [`value`] and [`k8s`]: the runtime values and the Kubernetes libraries' semantics.
 //!
-//! - rules longer than [`MAX_RULE_BYTES`] or nested deeper than [`MAX_NESTING_DEPTH`]
-//!   are rejected before and after parsing, so neither the parser nor the interpreter,
-//!   both recursive, can exhaust a thread's stack;
-//! - undeclared identifiers, unknown `cr` fields and results that are certainly not
-//!   `bool` are compile errors, as with cel-go; a non-`bool` result the static check
-//!   cannot see is an evaluation error instead.
+//! Callers of the approver-policy environment see [`PolicyCel`] (compiled rules behind
+//! a bounded LRU cache, errors cached too), [`Program`] and the error types.
 #![forbid(unsafe_code)]
 
-mod analysis;
 mod cache;
 pub mod check;
 mod compile;
+pub mod cost;
 mod environment;
+pub mod eval;
 pub mod k8s;
 mod limits;
-mod parse_errors;
 mod program;
-mod request;
-mod result_type;
 mod service_account;
 pub mod syntax;
 pub mod value;
 
 pub use cache::{DEFAULT_CACHE_SIZE, PolicyCel};
+pub use environment::BoundRequest;
 pub use limits::{MAX_NESTING_DEPTH, MAX_RULE_BYTES};
 pub use program::Program;
 

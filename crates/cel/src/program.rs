@@ -1,57 +1,45 @@
 //! A compiled rule and its evaluation.
 
-use crate::request::Bindings;
-use crate::result_type::{not_bool, runtime_type};
-use crate::service_account::CONVERT_FUNCTION;
-use crate::{CrVariable, EvalError};
-use cel::common::types::CelBool;
-use cel::{Context, Env, ExecutionError, Value};
 use std::fmt;
-use std::sync::Arc;
+
+use crate::environment::{BoundRequest, PolicyEnvironment};
+use crate::value::Value;
+use crate::{CrVariable, EvalError, eval};
 
 /// A compiled rule of the approver-policy environment (`self: string`, `cr`).
 pub struct Program {
-    env: Arc<Env>,
-    program: cel::Program,
+    env: &'static PolicyEnvironment,
+    program: eval::Program,
 }
 
 impl Program {
-    /// Wraps a program that passed every compile-time check.
-    pub(crate) fn new(env: Arc<Env>, program: cel::Program) -> Self {
+    pub(crate) fn new(env: &'static PolicyEnvironment, program: eval::Program) -> Self {
         Self { env, program }
     }
 
-    /// Evaluates the rule for one attribute value.
+    /// Evaluates the rule for one attribute value, with the default cost limit.
     ///
-    /// `self_value` and `cr` are borrowed, not copied: binding them allocates
-    /// nothing. A result that is not a `bool` is an error
-    /// (`got <type>, wanted bool result type`), as are the rule's runtime errors.
+    /// Converts `cr` on every call; when evaluating several rules or values for one
+    /// request, bind it once with [`BoundRequest::new`] and use [`Program::eval_bound`].
     pub fn eval(&self, self_value: &str, cr: &CrVariable) -> Result<bool, EvalError> {
-        let bindings = Bindings::new(self_value, cr);
-        let mut context = Context::with_env(Arc::clone(&self.env));
-        context.set_variable_resolver(&bindings);
-        let value =
-            Value::resolve_val(self.program.expression(), &context).map_err(runtime_error)?;
-        match value.downcast_ref::<CelBool>() {
-            Some(result) => Ok(*result.inner()),
-            None => Err(EvalError::new(not_bool(&runtime_type(&*value)))),
+        self.eval_bound(self_value, &BoundRequest::new(cr))
+    }
+
+    /// Evaluates the rule for one attribute value of an already bound request.
+    pub fn eval_bound(&self, self_value: &str, cr: &BoundRequest) -> Result<bool, EvalError> {
+        let values = self.env.bind(self_value, cr);
+        match self.program.eval(&values)? {
+            Value::Bool(result) => Ok(result),
+            // The checker proved the type `bool`; kept as an error, never a panic.
+            other => {
+                Err(EvalError::new(format!("got {}, wanted bool result type", other.type_of())))
+            }
         }
     }
 
     /// The rule's source text.
     pub fn rule(&self) -> &str {
-        &self.program.source_info().source
-    }
-}
-
-/// The interpreter's wording, except for the service-account conversion, whose
-/// message is upstream's own text.
-fn runtime_error(err: ExecutionError) -> EvalError {
-    match err {
-        ExecutionError::FunctionError { function, message } if function == CONVERT_FUNCTION => {
-            EvalError::new(message)
-        }
-        err => EvalError::new(err.to_string()),
+        self.program.source()
     }
 }
 

@@ -2,50 +2,50 @@
 //! `<ServiceAccount>.getNamespace()` and `isServiceAccount(string)`, with Kubernetes'
 //! service-account username rules.
 
-use cel::common::types::{CelBool, CelString, STRING_TYPE, Type};
-use cel::common::value::{CowVal, StaticVal, Val};
-use cel::{DeclarationError, Env, ExecutionError};
 use std::any::Any;
+use std::sync::Arc;
+
+use crate::check::{DeclError, Declarations, Overload, Type};
+use crate::eval::{Functions, Impl};
+use crate::value::{Opaque, Value, ValueError};
 
 /// Name of the ServiceAccount type, as upstream declares it.
 pub(crate) const TYPE_NAME: &str = "cm.io.policy.pkg.internal.approver.validation.ServiceAccount";
-static SERVICE_ACCOUNT_TYPE: Type = Type::new_struct_type(TYPE_NAME);
-
-/// The function whose errors are reported without the interpreter's
-/// `Error executing function` prefix, as upstream words them.
-pub(crate) const CONVERT_FUNCTION: &str = "serviceAccount";
 
 const PREFIX: &str = "system:serviceaccount:";
 
-/// Registers the functions on `env`.
-pub(crate) fn register(env: &mut Env) -> Result<(), DeclarationError> {
-    env.add_type(SERVICE_ACCOUNT_TYPE.to_owned())?;
-    env.add_overload(
-        CONVERT_FUNCTION,
-        "username_to_serviceaccount",
-        vec![STRING_TYPE],
-        service_account,
+fn service_account_type() -> Type {
+    Type::opaque(TYPE_NAME, vec![])
+}
+
+/// Declares the functions, with upstream's overload ids.
+pub(crate) fn declare(decls: &mut Declarations) -> Result<(), DeclError> {
+    let sa = service_account_type;
+    decls.add_variable(TYPE_NAME, Type::type_of(sa()))?;
+    decls.add_function(
+        "serviceAccount",
+        [Overload::global("username_to_serviceaccount", vec![Type::String], sa())],
     )?;
-    env.add_overload(
+    decls.add_function(
         "isServiceAccount",
-        "serviceaccount_is_sa",
-        vec![STRING_TYPE],
-        is_service_account,
+        [Overload::global("serviceaccount_is_sa", vec![Type::String], Type::Bool)],
     )?;
-    env.add_member_overload(
+    decls.add_function(
         "getName",
-        "serviceaccount_get_name",
-        SERVICE_ACCOUNT_TYPE.to_owned(),
-        vec![],
-        get_name,
+        [Overload::receiver("serviceaccount_get_name", vec![sa()], Type::String)],
     )?;
-    env.add_member_overload(
+    decls.add_function(
         "getNamespace",
-        "serviceaccount_get_namespace",
-        SERVICE_ACCOUNT_TYPE.to_owned(),
-        vec![],
-        get_namespace,
+        [Overload::receiver("serviceaccount_get_namespace", vec![sa()], Type::String)],
     )
+}
+
+/// Registers the implementations of [`declare`]'s overloads.
+pub(crate) fn register(functions: &mut Functions) {
+    functions.add("username_to_serviceaccount", Impl::Unary(service_account));
+    functions.add("serviceaccount_is_sa", Impl::Unary(is_service_account));
+    functions.add("serviceaccount_get_name", Impl::Unary(get_name));
+    functions.add("serviceaccount_get_namespace", Impl::Unary(get_namespace));
 }
 
 /// A service account named by a username.
@@ -55,29 +55,19 @@ pub(crate) struct ServiceAccount {
     name: String,
 }
 
-impl Val for ServiceAccount {
-    fn get_type(&self) -> &Type {
-        &SERVICE_ACCOUNT_TYPE
+impl Opaque for ServiceAccount {
+    fn type_of(&self) -> Type {
+        service_account_type()
     }
 
-    fn cel_type() -> &'static Type {
-        &SERVICE_ACCOUNT_TYPE
+    fn equals(&self, other: &dyn Opaque) -> bool {
+        other.as_any().downcast_ref::<ServiceAccount>() == Some(self)
     }
 
-    fn equals(&self, other: &dyn Val) -> bool {
-        other.downcast_ref::<ServiceAccount>() == Some(self)
-    }
-
-    fn clone_as_boxed<'v>(&self) -> Box<dyn Val + 'v> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> Option<&dyn Any> {
-        Some(self)
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 }
-
-impl StaticVal for ServiceAccount {}
 
 /// Splits `system:serviceaccount:<namespace>:<name>` as Kubernetes'
 /// `serviceaccount.SplitUsername` does: exactly two parts after the prefix, the
@@ -109,51 +99,40 @@ fn is_label_syntax(s: &str) -> bool {
         && s.chars().all(|c| alphanumeric(c) || c == '-')
 }
 
-fn string_arg<'a>(args: &'a [CowVal<'_, '_>]) -> Result<&'a str, ExecutionError> {
-    let arg = args.first().ok_or_else(|| ExecutionError::invalid_argument_count(1, 0))?;
-    arg.downcast_ref::<CelString>().map(CelString::inner).ok_or_else(|| {
-        ExecutionError::UnexpectedType {
-            got: arg.get_type().name().to_owned(),
-            want: STRING_TYPE.name().to_owned(),
-        }
-    })
-}
-
-fn receiver<'a>(args: &'a [CowVal<'_, '_>]) -> Result<&'a ServiceAccount, ExecutionError> {
-    let arg = args.first().ok_or_else(ExecutionError::missing_argument_or_target)?;
-    arg.downcast_ref::<ServiceAccount>().ok_or_else(|| ExecutionError::UnexpectedType {
-        got: arg.get_type().name().to_owned(),
-        want: TYPE_NAME.to_owned(),
-    })
-}
-
-fn service_account<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
-    let username = string_arg(&args)?;
+fn service_account(username: &Value) -> Result<Value, ValueError> {
+    let Value::String(username) = username else {
+        return Err(ValueError::no_overload("serviceAccount", &[username]));
+    };
     match split_username(username) {
-        Some(account) => Ok(CowVal::owned(account)),
-        None => Err(ExecutionError::function_error(
-            CONVERT_FUNCTION,
-            format!(
-                "Unable to convert to serviceaccount: err: Username must be in the form \
-                 system:serviceaccount:namespace:name, username: {username}"
-            ),
-        )),
+        Some(account) => Ok(Value::Opaque(Arc::new(account))),
+        None => Err(ValueError::Message(format!(
+            "Unable to convert to serviceaccount: err: Username must be in the form \
+             system:serviceaccount:namespace:name, username: {username}"
+        ))),
     }
 }
 
-fn is_service_account<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
-    let username = string_arg(&args)?;
-    Ok(CowVal::owned(CelBool::from(split_username(username).is_some())))
+fn is_service_account(username: &Value) -> Result<Value, ValueError> {
+    match username {
+        Value::String(s) => Ok(Value::Bool(split_username(s).is_some())),
+        other => Err(ValueError::no_overload("isServiceAccount", &[other])),
+    }
 }
 
-fn get_name<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
-    let account = receiver(&args)?;
-    Ok(CowVal::owned(CelString::from(account.name.clone())))
+fn account<'v>(value: &'v Value, function: &str) -> Result<&'v ServiceAccount, ValueError> {
+    match value {
+        Value::Opaque(o) => o.as_any().downcast_ref::<ServiceAccount>(),
+        _ => None,
+    }
+    .ok_or_else(|| ValueError::no_overload(function, &[value]))
 }
 
-fn get_namespace<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
-    let account = receiver(&args)?;
-    Ok(CowVal::owned(CelString::from(account.namespace.clone())))
+fn get_name(value: &Value) -> Result<Value, ValueError> {
+    Ok(Value::string(&account(value, "getName")?.name))
+}
+
+fn get_namespace(value: &Value) -> Result<Value, ValueError> {
+    Ok(Value::string(&account(value, "getNamespace")?.namespace))
 }
 
 #[cfg(test)]

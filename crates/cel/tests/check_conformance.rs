@@ -8,33 +8,13 @@
 
 use std::collections::BTreeMap;
 
-use certgate_cel::check::{Declarations, Type, check, full_library};
+use certgate_cel::check::{Declarations, check, full_library};
 use certgate_cel::syntax::parse;
 use serde_json::Value;
 
-const CASES: &str =
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/conformance/cel-spec/cases.json");
-const TEXTPROTO: &str =
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/conformance/cel-spec/textproto");
+mod conformance;
 
-const FILES: &[&str] = &[
-    "basic",
-    "comparisons",
-    "conversions",
-    "fields",
-    "fp_math",
-    "integer_math",
-    "lists",
-    "logic",
-    "macros",
-    "macros2",
-    "string",
-    "string_ext",
-    "timestamps",
-    "optionals",
-    "bindings_ext",
-    "network_ext",
-];
+use conformance::{TARGET_FILES, load_cases, type_of, unchecked_tests};
 
 /// Value-expecting cases that check today (1,089 of the 1,117 the spec type-checks);
 /// the other 28 build protobuf wrapper messages (`google.protobuf.Int64Value{...}`),
@@ -57,56 +37,9 @@ const TYPE_ERRORS: &[&str] = &[
     "does not support field selection",
 ];
 
-/// The type of a typed JSON binding value; mixed list elements or map entries are `dyn`.
-fn type_of(value: &Value) -> Type {
-    let Some((kind, inner)) = value.as_object().and_then(|o| o.iter().next()) else {
-        return Type::Dyn;
-    };
-    let joined = |types: Vec<Type>| {
-        let mut iter = types.into_iter();
-        let first = iter.next().unwrap_or(Type::Dyn);
-        if iter.all(|t| t == first) { first } else { Type::Dyn }
-    };
-    match kind.as_str() {
-        "int" => Type::Int,
-        "uint" => Type::Uint,
-        "double" => Type::Double,
-        "string" => Type::String,
-        "bytes" => Type::Bytes,
-        "bool" => Type::Bool,
-        "null" => Type::Null,
-        "type" => Type::type_of(Type::Dyn),
-        "list" => {
-            let items =
-                inner.as_array().map(|a| a.iter().map(type_of).collect()).unwrap_or_default();
-            Type::list(joined(items))
-        }
-        "map" => {
-            let entries = inner.as_array().cloned().unwrap_or_default();
-            let part = |i: usize| {
-                entries.iter().map(|e| e.get(i).map_or(Type::Dyn, type_of)).collect::<Vec<_>>()
-            };
-            Type::map(joined(part(0)), joined(part(1)))
-        }
-        _ => Type::Dyn,
-    }
-}
-
-/// Names of the tests of `file` the spec runs with `disable_check: true`: they are
-/// ill-typed on purpose to exercise evaluation, so a checker rejects them.
-fn unchecked_tests(file: &str) -> Vec<String> {
-    let path = format!("{TEXTPROTO}/{file}.textproto");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-    let mut names = Vec::new();
-    let mut last_name = "";
-    for line in text.lines().map(str::trim) {
-        if let Some(name) = line.strip_prefix("name: \"") {
-            last_name = name.trim_end_matches('"');
-        } else if line.starts_with("disable_check: true") {
-            names.push(last_name.to_owned());
-        }
-    }
-    names
+/// The target files but `parse`, whose cases exercise the parser rather than typing.
+fn checked_file(file: &str) -> Option<&'static str> {
+    TARGET_FILES.iter().copied().filter(|f| *f != "parse").find(|f| *f == file)
 }
 
 fn environment(base: &Declarations, bindings: Option<&Value>) -> Declarations {
@@ -134,9 +67,7 @@ struct Tally {
 
 #[test]
 fn conformance_expressions_type_check() {
-    let text = std::fs::read_to_string(CASES).unwrap_or_else(|e| panic!("reading {CASES}: {e}"));
-    let cases: Vec<Value> =
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {CASES}: {e}"));
+    let cases = load_cases();
     let base = full_library().unwrap_or_else(|e| panic!("library: {e}"));
     let mut per_file: BTreeMap<&str, Tally> = BTreeMap::new();
     let mut failures: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -144,7 +75,7 @@ fn conformance_expressions_type_check() {
     let mut unchecked_values = 0;
     for case in &cases {
         let file = case["file"].as_str().unwrap_or("");
-        let Some(file) = FILES.iter().copied().find(|f| *f == file) else { continue };
+        let Some(file) = checked_file(file) else { continue };
         let expr = case["expr"].as_str().unwrap_or("");
         let name = case["name"].as_str().unwrap_or("");
         if unchecked.entry(file).or_insert_with(|| unchecked_tests(file)).iter().any(|n| n == name)

@@ -9,6 +9,8 @@
 mod errors;
 mod walk;
 
+pub(crate) use walk::qualified_name;
+
 #[cfg(test)]
 mod robustness_tests;
 #[cfg(test)]

@@ -130,6 +130,8 @@ pub enum DeclError {
     ReceiverWithoutParams { id: String, function: String },
     #[error("variable '{name}' is already declared; declare each variable once")]
     DuplicateVariable { name: String },
+    #[error("object type '{name}' is already declared; declare each type once")]
+    DuplicateObjectType { name: String },
 }
 
 /// A call the declarations cannot type.
@@ -151,6 +153,22 @@ pub struct Declarations {
     variables: BTreeMap<String, VariableDecl>,
     /// Overload id → function name, to keep ids unique and look them up.
     overload_ids: BTreeMap<String, String>,
+    /// Object (message) types by fully qualified name.
+    objects: BTreeMap<String, ObjectDecl>,
+}
+
+/// An object type with named, typed fields (in declaration order), such as the
+/// approver-policy `CertificateRequest` of the `cr` variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectDecl {
+    pub name: String,
+    pub fields: Vec<(String, Type)>,
+}
+
+impl ObjectDecl {
+    pub fn field(&self, name: &str) -> Option<&Type> {
+        self.fields.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+    }
 }
 
 impl Declarations {
@@ -166,6 +184,25 @@ impl Declarations {
         }
         self.variables.insert(name.clone(), VariableDecl { name, ty });
         Ok(())
+    }
+
+    /// Declares an object type; its values are `Type::Object(name)`. A second
+    /// declaration of the same name is an error.
+    pub fn add_object_type(
+        &mut self,
+        name: impl Into<String>,
+        fields: Vec<(String, Type)>,
+    ) -> Result<(), DeclError> {
+        let name = name.into();
+        if self.objects.contains_key(&name) {
+            return Err(DeclError::DuplicateObjectType { name });
+        }
+        self.objects.insert(name.clone(), ObjectDecl { name, fields });
+        Ok(())
+    }
+
+    pub fn object_type(&self, name: &str) -> Option<&ObjectDecl> {
+        self.objects.get(name)
     }
 
     /// Adds overloads to function `name` (declaring it if new). Nothing is added when

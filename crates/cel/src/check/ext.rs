@@ -2,7 +2,7 @@
 //! adds `reverse` to version 2) and optionals.
 
 use super::decls::{CostHint, DeclError, Declarations, Overload};
-use super::types::Type;
+use super::types::{OPTIONAL_TYPE_NAME, Type};
 
 fn string_scan(arg: usize) -> CostHint {
     CostHint::Linear { arg, tenths_per_unit: 1 }
@@ -98,6 +98,8 @@ pub fn add_optionals(decls: &mut Declarations) -> Result<(), DeclError> {
     let v = || Type::param("V");
     let k = || Type::param("K");
     let opt = Type::optional;
+    // The type name as a value: `type(optional.none()) == optional_type`.
+    decls.add_variable(OPTIONAL_TYPE_NAME, Type::type_of(opt(Type::Dyn)))?;
     decls.add_function("optional.of", [Overload::global("optional_of", vec![v()], opt(v()))])?;
     decls.add_function(
         "optional.ofNonZeroValue",

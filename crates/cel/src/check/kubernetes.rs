@@ -94,6 +94,8 @@ pub fn add_urls(decls: &mut Declarations) -> Result<(), DeclError> {
 /// `ip`, `isIP`, `ip.isCanonical`, `string(ip)` and the `net.IP` predicates.
 pub fn add_ip(decls: &mut Declarations) -> Result<(), DeclError> {
     use Type::{Bool, Int, String};
+    // The type name as a value: `type(ip('1.2.3.4')) == net.IP`.
+    decls.add_variable(IP_TYPE_NAME, Type::type_of(ip()))?;
     decls.add_function(
         "ip",
         [Overload::global("string_to_ip", vec![String], ip()).with_cost(string_scan(0))],
@@ -123,6 +125,7 @@ pub fn add_ip(decls: &mut Declarations) -> Result<(), DeclError> {
 /// `cidr`, `isCIDR`, `string(cidr)` and the `net.CIDR` methods.
 pub fn add_cidr(decls: &mut Declarations) -> Result<(), DeclError> {
     use Type::{Bool, Int, String};
+    decls.add_variable(CIDR_TYPE_NAME, Type::type_of(cidr()))?;
     decls.add_function(
         "cidr",
         [Overload::global("string_to_cidr", vec![String], cidr()).with_cost(string_scan(0))],

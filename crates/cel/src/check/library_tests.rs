@@ -199,7 +199,11 @@ fn type_names_are_values_of_type_type() {
     assert_eq!(ty("int").as_deref(), Some("type(int)"));
     assert_eq!(ty("list").as_deref(), Some("type(list(dyn))"));
     assert_eq!(ty("google.protobuf.Timestamp").as_deref(), Some("type(google.protobuf.Timestamp)"));
-    assert_eq!(decls.variables().count(), 11);
+    assert_eq!(ty("type").as_deref(), Some("type(type(dyn))"));
+    assert_eq!(ty("net.IP").as_deref(), Some("type(net.IP)"));
+    assert_eq!(ty("optional_type").as_deref(), Some("type(optional_type(dyn))"));
+    // The standard library's twelve, `optional_type`, `net.IP` and `net.CIDR`.
+    assert_eq!(decls.variables().count(), 15);
     // `type(1) == int` checks.
     let int_type = decls.variable("int").map(|v| v.ty.clone()).unwrap();
     let of_one = call(&decls, "type", Global, &[Int]).unwrap();

@@ -19,8 +19,8 @@ mod types_tests;
 
 pub use checker::{CheckErrors, CheckedAst, check, expect_bool};
 pub use decls::{
-    CallStyle, CostHint, DeclError, Declarations, FunctionDecl, Overload, Resolution, ResolveError,
-    VariableDecl,
+    CallStyle, CostHint, DeclError, Declarations, FunctionDecl, ObjectDecl, Overload, Resolution,
+    ResolveError, VariableDecl,
 };
 pub use ext::{add_optionals, add_strings_extension};
 pub use kubernetes::{

@@ -58,8 +58,7 @@ pub fn add_standard_library(decls: &mut Declarations) -> Result<(), DeclError> {
 }
 
 /// The type names usable as values (`type(x) == int`), each a variable whose type is
-/// `type(T)`. `type` itself is left out: its own type has no parameter, which this
-/// model cannot express yet.
+/// `type(T)`; `type` itself is the type of type values, `type(type(dyn))`.
 fn add_type_identifiers(decls: &mut Declarations) -> Result<(), DeclError> {
     let names = [
         ("bool", Type::Bool),
@@ -73,6 +72,7 @@ fn add_type_identifiers(decls: &mut Declarations) -> Result<(), DeclError> {
         ("map", Type::map(Type::Dyn, Type::Dyn)),
         ("google.protobuf.Duration", Type::Duration),
         ("google.protobuf.Timestamp", Type::Timestamp),
+        ("type", Type::type_of(Type::Dyn)),
     ];
     for (name, ty) in names {
         decls.add_variable(name, Type::type_of(ty))?;

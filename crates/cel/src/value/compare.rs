@@ -47,6 +47,7 @@ fn equals(a: &Value, b: &Value, depth: usize) -> bool {
             _ => false,
         },
         (Value::Opaque(x), Value::Opaque(y)) => x.equals(y.as_ref()),
+        (Value::Object(x), Value::Object(y)) => x == y,
         _ => numeric_cmp(a, b) == Some(Some(Ordering::Equal)),
     }
 }
@@ -73,23 +74,21 @@ fn int_uint(i: i64, u: u64) -> Ordering {
     u64::try_from(i).map_or(Ordering::Less, |i| i.cmp(&u))
 }
 
-/// Exact comparison: converting the int to double could round (2^53 + 1), so the
-/// double is compared against the int range first and then, when integral-valued
-/// and in range, as an integer.
+/// As cel-go compares an int with a double: outside the int range by range, inside it
+/// by converting the int to double, which rounds (so `9223372036854775807 <
+/// 9223372036854775808.0` is false, as there).
 fn int_double(i: i64, d: f64) -> Option<Ordering> {
     if d.is_nan() {
         return None;
     }
-    if d >= TWO_POW_63 {
+    if d > TWO_POW_63 {
         return Some(Ordering::Less);
     }
     if d < -TWO_POW_63 {
         return Some(Ordering::Greater);
     }
-    // In range: truncation is exact for the integer part.
-    #[allow(clippy::cast_possible_truncation)]
-    let t = d.trunc() as i64;
-    Some(i.cmp(&t).then_with(|| 0.0_f64.partial_cmp(&d.fract()).unwrap_or(Ordering::Equal)))
+    #[allow(clippy::cast_precision_loss)] // The rounding is the reference behaviour.
+    (i as f64).partial_cmp(&d)
 }
 
 fn uint_double(u: u64, d: f64) -> Option<Ordering> {

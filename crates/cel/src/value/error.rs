@@ -35,6 +35,9 @@ pub enum ValueError {
     TooLarge { limit: usize },
     #[error("Failed with repeated key: {key}")]
     DuplicateKey { key: String },
+    /// A library function's own error, worded as the library words it.
+    #[error("{0}")]
+    Message(String),
 }
 
 impl ValueError {

@@ -95,6 +95,11 @@ impl MapValue {
         Ok(Self(Arc::new(map)))
     }
 
+    /// A map of already-normalised keys (built by the evaluator's folds).
+    pub(crate) fn from_btree(map: BTreeMap<MapKey, Value>) -> Self {
+        Self(Arc::new(map))
+    }
+
     pub fn get(&self, key: &Value) -> Option<&Value> {
         MapKey::for_lookup(key).and_then(|k| self.0.get(&k))
     }

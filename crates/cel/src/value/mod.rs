@@ -10,6 +10,7 @@ mod compare;
 mod convert;
 mod error;
 mod map;
+mod object;
 mod time;
 
 #[cfg(test)]
@@ -31,6 +32,7 @@ pub use convert::{
 };
 pub use error::ValueError;
 pub use map::{MapKey, MapValue};
+pub use object::ObjectValue;
 pub use time::{
     Duration, MAX_DURATION_SECONDS, MAX_TIMESTAMP_SECONDS, MIN_TIMESTAMP_SECONDS, Timestamp,
 };
@@ -71,6 +73,8 @@ pub enum Value {
     /// `optional.of(v)` is `Some`, `optional.none()` is `None`.
     Optional(Option<Box<Value>>),
     Opaque(Arc<dyn Opaque>),
+    /// A value of an object type the environment declares (e.g. `cr`).
+    Object(ObjectValue),
 }
 
 impl Value {
@@ -90,9 +94,9 @@ impl Value {
             Self::Duration(_) => Type::Duration,
             Self::Timestamp(_) => Type::Timestamp,
             Self::Type(t) => Type::type_of(t.clone()),
-            Self::Optional(Some(v)) => Type::optional(v.type_of()),
-            Self::Optional(None) => Type::optional(Type::Dyn),
+            Self::Optional(_) => Type::optional(Type::Dyn),
             Self::Opaque(o) => o.type_of(),
+            Self::Object(o) => Type::object(o.type_name()),
         }
     }
 

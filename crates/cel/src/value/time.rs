@@ -186,8 +186,14 @@ impl Timestamp {
         Self::from_nanos(self.nanos - d.total_nanos())
     }
 
+    /// `self - earlier`. The difference must fit a signed 64-bit count of nanoseconds
+    /// (about ±292 years), as in cel-go, where it is a Go `time.Duration`.
     pub fn since(self, earlier: Self) -> Result<Duration, ValueError> {
-        Duration::from_nanos(self.nanos - earlier.nanos)
+        let nanos = self.nanos - earlier.nanos;
+        if i64::try_from(nanos).is_err() {
+            return Err(ValueError::DurationOverflow);
+        }
+        Duration::from_nanos(nanos)
     }
 
     /// Parses an RFC 3339 timestamp such as `2009-02-13T23:31:30.5Z` or

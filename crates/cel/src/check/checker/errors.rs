@@ -17,6 +17,8 @@ pub enum CheckErrorKind {
     UndeclaredReference { name: String },
     #[error(transparent)]
     Call(#[from] ResolveError),
+    #[error("undefined field '{field}'")]
+    UndefinedField { field: String },
     #[error("type '{ty}' does not support field selection")]
     NoFieldSelection { ty: Type },
     #[error(

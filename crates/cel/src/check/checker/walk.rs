@@ -66,8 +66,8 @@ impl<'d> Checker<'d> {
         let ty = match &e.kind {
             ExprKind::Literal(lit) => literal(lit),
             ExprKind::Ident(name) => self.ident(e, name),
-            ExprKind::Select { operand, test_only, optional, .. } => {
-                self.select(e, operand, *test_only, *optional)
+            ExprKind::Select { operand, field, test_only, optional } => {
+                self.select(e, operand, field, *test_only, *optional)
             }
             ExprKind::Call { target, function, args } => {
                 self.call(e, target.as_deref(), function, args)
@@ -143,7 +143,14 @@ impl<'d> Checker<'d> {
         }
     }
 
-    fn select(&mut self, e: &Expr, operand: &Expr, test_only: bool, optional: bool) -> Type {
+    fn select(
+        &mut self,
+        e: &Expr,
+        operand: &Expr,
+        field: &str,
+        test_only: bool,
+        optional: bool,
+    ) -> Type {
         // `a.b.c` may name a declared variable with a dot-qualified name.
         if !test_only
             && !optional
@@ -166,6 +173,15 @@ impl<'d> Checker<'d> {
         let field_ty = match operand_ty {
             Type::Map(_, value) => *value,
             Type::Dyn | Type::Error | Type::Param(_) => Type::Dyn,
+            Type::Object(name) if self.decls.object_type(&name).is_some() => {
+                match self.decls.object_type(&name).and_then(|o| o.field(field)) {
+                    Some(ty) => ty.clone(),
+                    None => {
+                        let field = field.to_owned();
+                        return self.error(CheckErrorKind::UndefinedField { field }, e);
+                    }
+                }
+            }
             other => {
                 return self.error(CheckErrorKind::NoFieldSelection { ty: other }, e);
             }
@@ -339,7 +355,7 @@ fn literal(lit: &Literal) -> Type {
 }
 
 /// `a.b.c` for a chain of plain selects ending in an identifier.
-fn qualified_name(e: &Expr) -> Option<String> {
+pub(crate) fn qualified_name(e: &Expr) -> Option<String> {
     match &e.kind {
         ExprKind::Ident(name) => Some(name.clone()),
         ExprKind::Select { operand, field, test_only: false, optional: false } => {

@@ -1,0 +1,441 @@
+//! Compiling a parsed (and normally type-checked) expression into [`Node`]s: names
+//! become slots and locals, calls become function pointers with their cost, constant
+//! regular expressions are compiled once, and the `map`/`filter`/`transform*` folds
+//! are recognised so they build their result in place.
+
+use std::sync::Arc;
+
+use super::library::regex;
+use super::node::{
+    Call, Candidate, Dispatch, Element, Entry, Fold, FoldStep, Node, Select, SelectKind, Target,
+};
+use super::{Environment, Impl, Program};
+use crate::CompileError;
+use crate::check::checker::{CheckedAst, Reference, qualified_name};
+use crate::check::{CallStyle, Type};
+use crate::syntax::ast::{Comprehension, FieldInit, ListElement, MapEntry, operators};
+use crate::syntax::macros::{ACCUMULATOR, MAP_INSERT};
+use crate::syntax::{Ast, Expr, ExprKind, Literal};
+use crate::value::{Duration, MapValue, Timestamp, Value};
+
+/// Overload ids of `matches`, whose pattern is argument 1 in both forms.
+const MATCHES_OVERLOADS: [&str; 2] = ["matches", "matches_string"];
+
+pub(super) struct Compiler<'a> {
+    env: &'a Environment,
+    checked: Option<&'a CheckedAst>,
+    /// Comprehension variables in scope, innermost last, with their local index.
+    scopes: Vec<(String, usize)>,
+    max_locals: usize,
+}
+
+impl<'a> Compiler<'a> {
+    pub(super) fn new(env: &'a Environment, checked: Option<&'a CheckedAst>) -> Self {
+        Self { env, checked, scopes: Vec::new(), max_locals: 0 }
+    }
+
+    pub(super) fn program(
+        mut self,
+        ast: &Ast,
+        source: &str,
+        result_type: Type,
+    ) -> Result<Program, CompileError> {
+        let root = self.expr(&ast.root)?;
+        Ok(Program::new(root, self.max_locals, Arc::from(source), result_type))
+    }
+
+    fn expr(&mut self, e: &Expr) -> Result<Node, CompileError> {
+        Ok(match &e.kind {
+            ExprKind::Literal(lit) => Node::Const(literal(lit)),
+            ExprKind::Ident(name) => self.name(name),
+            ExprKind::Select { operand, field, test_only, optional } => {
+                if !test_only
+                    && !optional
+                    && let Some(name) = self.variable_path(e)
+                {
+                    return Ok(self.name(&name));
+                }
+                let kind = match (test_only, optional) {
+                    (true, _) => SelectKind::Test,
+                    (_, true) => SelectKind::Optional,
+                    _ => SelectKind::Plain,
+                };
+                let zero = self.field_zero(e, operand);
+                let operand = self.expr(operand)?;
+                Node::Select(Box::new(Select {
+                    operand,
+                    field: Arc::from(field.as_str()),
+                    kind,
+                    zero,
+                }))
+            }
+            ExprKind::Call { target, function, args } => {
+                self.call(e, target.as_deref(), function, args)?
+            }
+            ExprKind::Index { operand, index, optional } => {
+                let function = if *optional { "_[?_]" } else { "_[_]" };
+                let args = vec![self.expr(operand)?, self.expr(index)?];
+                self.dispatch(e, function, CallStyle::Global, args)?
+            }
+            ExprKind::Conditional { condition, then, otherwise } => Node::Conditional(Box::new([
+                self.expr(condition)?,
+                self.expr(then)?,
+                self.expr(otherwise)?,
+            ])),
+            ExprKind::List(elements) => Node::List(self.elements(elements)?),
+            ExprKind::Map(entries) => Node::Map(self.entries(entries)?),
+            ExprKind::Struct { type_name, fields } => self.message(type_name, fields),
+            ExprKind::Comprehension(c) => self.comprehension(c)?,
+        })
+    }
+
+    /// A name: innermost comprehension variable, then constant, then declared variable.
+    fn name(&self, name: &str) -> Node {
+        let name = name.strip_prefix('.').unwrap_or(name);
+        if let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == name) {
+            return Node::Local(*local);
+        }
+        if let Some(value) = self.env.constant(name) {
+            return Node::Const(value.clone());
+        }
+        match self.env.slot(name) {
+            Some(slot) => Node::Var { slot, name: Arc::from(name) },
+            None => Node::Fail(Arc::from(format!("undeclared reference to '{name}'"))),
+        }
+    }
+
+    /// `a.b.c` naming a declared variable (not a field of `a`).
+    fn variable_path(&self, e: &Expr) -> Option<String> {
+        match self.checked {
+            Some(checked) => match checked.reference(e.id) {
+                Some(Reference::Variable(name)) => Some(name.clone()),
+                _ => None,
+            },
+            None => qualified_name(e).filter(|name| {
+                let root = name.split('.').next().unwrap_or_default();
+                !self.scopes.iter().any(|(n, _)| n == root)
+                    && (self.env.slot(name).is_some() || self.env.constant(name).is_some())
+            }),
+        }
+    }
+
+    /// The zero value an unset field of an object-typed `operand` reads as: that of
+    /// the select node's own type, the field's.
+    fn field_zero(&self, select: &Expr, operand: &Expr) -> Option<Value> {
+        let checked = self.checked?;
+        match checked.type_of(operand.id) {
+            Some(Type::Object(_)) => checked.type_of(select.id).and_then(zero_value),
+            _ => None,
+        }
+    }
+
+    fn call(
+        &mut self,
+        e: &Expr,
+        target: Option<&Expr>,
+        function: &str,
+        args: &[Expr],
+    ) -> Result<Node, CompileError> {
+        if target.is_none() {
+            match (function, args) {
+                (operators::LOGICAL_AND, [l, r]) => {
+                    return Ok(Node::And(Box::new(self.expr(l)?), Box::new(self.expr(r)?)));
+                }
+                (operators::LOGICAL_OR, [l, r]) => {
+                    return Ok(Node::Or(Box::new(self.expr(l)?), Box::new(self.expr(r)?)));
+                }
+                (operators::NOT_STRICTLY_FALSE, [x]) => {
+                    return Ok(Node::NotStrictlyFalse(Box::new(self.expr(x)?)));
+                }
+                (MAP_INSERT, _) => {
+                    let args = args.iter().map(|a| self.expr(a)).collect::<Result<Vec<_>, _>>()?;
+                    return Ok(map_insert_call(args));
+                }
+                _ => {}
+            }
+        }
+        let (name, style, mut nodes) = match target {
+            Some(t) if self.is_namespace(e, t, function) => {
+                let prefix = qualified_name(t).unwrap_or_default();
+                (format!("{prefix}.{function}"), CallStyle::Global, Vec::new())
+            }
+            Some(t) => (function.to_owned(), CallStyle::Receiver, vec![self.expr(t)?]),
+            None => (function.trim_start_matches('.').to_owned(), CallStyle::Global, Vec::new()),
+        };
+        for arg in args {
+            nodes.push(self.expr(arg)?);
+        }
+        self.dispatch(e, &name, style, nodes)
+    }
+
+    /// Whether `target.function(...)` is the namespaced global `target.function`
+    /// (`strings.quote(x)`), as the checker decided.
+    fn is_namespace(&self, e: &Expr, target: &Expr, function: &str) -> bool {
+        match self.checked {
+            Some(checked) => matches!(
+                checked.reference(e.id),
+                Some(Reference::Call { function: f, .. }) if f != function
+            ),
+            None => qualified_name(target).is_some_and(|prefix| {
+                let root = prefix.split('.').next().unwrap_or_default();
+                !self.scopes.iter().any(|(n, _)| n == root)
+                    && self.env.slot(&prefix).is_none()
+                    && self.env.declarations().function(&format!("{prefix}.{function}")).is_some()
+            }),
+        }
+    }
+
+    /// A call of `name` with compiled `args`, bound to the overloads the checker chose
+    /// (or, unchecked, every overload of the right style and arity).
+    fn dispatch(
+        &mut self,
+        e: &Expr,
+        name: &str,
+        style: CallStyle,
+        args: Vec<Node>,
+    ) -> Result<Node, CompileError> {
+        let decls = self.env.declarations();
+        let ids: Vec<String> = match self.checked.and_then(|c| c.reference(e.id)) {
+            Some(Reference::Call { overload_ids, .. }) => overload_ids.clone(),
+            _ => decls.candidates(name, style, args.len()).map(|o| o.id.clone()).collect(),
+        };
+        if ids.is_empty() {
+            let message = match decls.function(name) {
+                Some(_) => format!("no matching overload for '{name}'"),
+                None => format!("undeclared reference to '{name}'"),
+            };
+            return Ok(Node::Fail(Arc::from(message)));
+        }
+        if let ([id], [_, Node::Const(Value::String(pattern))]) = (ids.as_slice(), args.as_slice())
+            && MATCHES_OVERLOADS.contains(&id.as_str())
+        {
+            let regex = regex::compile(pattern)
+                .map_err(|err| CompileError::new(format!("invalid matches() pattern: {err}")))?;
+            let cost = decls.overload(id).map(|(_, o)| o.cost);
+            let mut args = args;
+            let subject = args.swap_remove(0);
+            return Ok(Node::Matches {
+                subject: Box::new(subject),
+                regex: Arc::new(regex),
+                cost: cost.unwrap_or(crate::check::CostHint::Constant(1)),
+            });
+        }
+        let mut candidates = Vec::with_capacity(ids.len());
+        for id in &ids {
+            let Some((_, overload)) = decls.overload(id) else {
+                return Err(missing(name, id));
+            };
+            let Some(implementation) = self.env.functions().get(id) else {
+                return Err(missing(name, id));
+            };
+            if implementation.arity().is_some_and(|n| n != args.len()) {
+                return Err(missing(name, id));
+            }
+            candidates.push(Candidate {
+                params: overload.params.clone().into_boxed_slice(),
+                target: Target { implementation, cost: overload.cost },
+            });
+        }
+        let dispatch = match candidates.len() {
+            1 if self.checked.is_some() => Dispatch::Single(
+                candidates.pop().map(|c| c.target).ok_or_else(|| missing(name, ""))?,
+            ),
+            _ => Dispatch::Dynamic(candidates.into_boxed_slice()),
+        };
+        Ok(Node::Call(Box::new(Call {
+            function: Arc::from(name),
+            args: args.into_boxed_slice(),
+            dispatch,
+        })))
+    }
+
+    fn elements(&mut self, elements: &[ListElement]) -> Result<Box<[Element]>, CompileError> {
+        elements
+            .iter()
+            .map(|el| Ok(Element { value: self.expr(&el.value)?, optional: el.optional }))
+            .collect()
+    }
+
+    fn entries(&mut self, entries: &[MapEntry]) -> Result<Box<[Entry]>, CompileError> {
+        entries
+            .iter()
+            .map(|en| {
+                Ok(Entry {
+                    key: self.expr(&en.key)?,
+                    value: self.expr(&en.value)?,
+                    optional: en.optional,
+                })
+            })
+            .collect()
+    }
+
+    /// Message literals name protobuf types, which no certgate environment declares.
+    fn message(&self, type_name: &str, _fields: &[FieldInit]) -> Node {
+        Node::Fail(Arc::from(format!(
+            "unknown type '{type_name}': message literals are not supported"
+        )))
+    }
+
+    fn comprehension(&mut self, c: &Comprehension) -> Result<Node, CompileError> {
+        let range = self.expr(&c.iter_range)?;
+        let base = self.scopes.len();
+        let local = |compiler: &Self, offset: usize| {
+            compiler.scopes.last().map_or(0, |(_, l)| l + 1) + offset
+        };
+        // Locals are numbered by nesting depth: siblings reuse indices.
+        let first_free = if base == 0 { 0 } else { local(self, 0) };
+        let accu_var = first_free;
+        let iter_var = first_free + 1;
+        let iter_var2 = c.iter_var2.as_ref().map(|_| first_free + 2);
+        self.max_locals = self.max_locals.max(first_free + 3);
+
+        // The initial value sees only the enclosing scope.
+        let init_node =
+            if collect_pattern(c).is_some() { None } else { Some(self.expr(&c.accu_init)?) };
+        self.scopes.push((c.accu_var.clone(), accu_var));
+        self.scopes.push((c.iter_var.clone(), iter_var));
+        if let (Some(name), Some(index)) = (&c.iter_var2, iter_var2) {
+            self.scopes.push((name.clone(), index));
+        }
+        let step = match (collect_pattern(c), init_node) {
+            (Some(pattern), _) => self.collect(pattern),
+            (None, Some(init)) => {
+                let condition = self.expr(&c.loop_condition);
+                let step = self.expr(&c.loop_step);
+                // The result sees the accumulator but not the iteration variables.
+                self.scopes.truncate(base + 1);
+                let result = self.expr(&c.result);
+                match (condition, step, result) {
+                    (Ok(condition), Ok(step), Ok(result)) => {
+                        Ok(FoldStep::General { init, condition, step, result })
+                    }
+                    (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e),
+                }
+            }
+            (None, None) => Err(CompileError::new("internal error: comprehension without init")),
+        };
+        self.scopes.truncate(base);
+        Ok(Node::Fold(Box::new(Fold { range, iter_var, iter_var2, accu_var, step: step? })))
+    }
+
+    fn collect(&mut self, pattern: Collect<'_>) -> Result<FoldStep, CompileError> {
+        Ok(match pattern {
+            Collect::List { filter, element } => FoldStep::CollectList {
+                filter: filter.map(|f| self.expr(f)).transpose()?,
+                element: self.expr(element)?,
+            },
+            Collect::Map { filter, key, value } => FoldStep::CollectMap {
+                filter: filter.map(|f| self.expr(f)).transpose()?,
+                key: key.map(|k| self.expr(k)).transpose()?,
+                value: self.expr(value)?,
+            },
+        })
+    }
+}
+
+/// A `map`/`filter`/`transform*` fold, as the macros expand them.
+enum Collect<'e> {
+    List { filter: Option<&'e Expr>, element: &'e Expr },
+    Map { filter: Option<&'e Expr>, key: Option<&'e Expr>, value: &'e Expr },
+}
+
+/// Recognises the folds the macros expand `map`, `filter` and the `transform*`
+/// macros into (see `syntax::macros`): an empty initial list or map, a `true`
+/// condition, a step that appends to (or inserts into) the accumulator, optionally
+/// under a filter, and the accumulator as the result.
+fn collect_pattern(c: &Comprehension) -> Option<Collect<'_>> {
+    if c.accu_var != ACCUMULATOR
+        || !matches!(c.loop_condition.kind, ExprKind::Literal(Literal::Bool(true)))
+        || !is_accu(&c.result)
+    {
+        return None;
+    }
+    let (filter, grown) = match &c.loop_step.kind {
+        ExprKind::Conditional { condition, then, otherwise } if is_accu(otherwise) => {
+            (Some(&**condition), &**then)
+        }
+        _ => (None, &c.loop_step),
+    };
+    let ExprKind::Call { target: None, function, args } = &grown.kind else { return None };
+    match (&c.accu_init.kind, function.as_str(), args.as_slice()) {
+        (ExprKind::List(init), operators::ADD, [accu, appended])
+            if init.is_empty() && is_accu(accu) =>
+        {
+            match &appended.kind {
+                ExprKind::List(items) => match items.as_slice() {
+                    [ListElement { value, optional: false }] => {
+                        Some(Collect::List { filter, element: value })
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        (ExprKind::Map(init), MAP_INSERT, [accu, key, value])
+            if init.is_empty() && is_accu(accu) =>
+        {
+            Some(Collect::Map { filter, key: Some(key), value })
+        }
+        (ExprKind::Map(init), MAP_INSERT, [accu, entries]) if init.is_empty() && is_accu(accu) => {
+            Some(Collect::Map { filter, key: None, value: entries })
+        }
+        _ => None,
+    }
+}
+
+fn is_accu(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Ident(name) if name == ACCUMULATOR)
+}
+
+fn missing(function: &str, id: &str) -> CompileError {
+    CompileError::new(format!(
+        "function '{function}' (overload '{id}') is declared but has no implementation; \
+         this is a certgate bug, please report it"
+    ))
+}
+
+/// `cel.@mapInsert` outside a recognised fold: a plain call.
+fn map_insert_call(args: Vec<Node>) -> Node {
+    let implementation = match args.len() {
+        3 => Impl::Ternary(super::fold::map_insert_key_value),
+        _ => Impl::Binary(super::fold::map_insert_map),
+    };
+    Node::Call(Box::new(Call {
+        function: Arc::from(MAP_INSERT),
+        args: args.into_boxed_slice(),
+        dispatch: Dispatch::Single(Target {
+            implementation,
+            cost: crate::check::CostHint::Constant(1),
+        }),
+    }))
+}
+
+fn literal(lit: &Literal) -> Value {
+    match lit {
+        Literal::Null => Value::Null,
+        Literal::Bool(b) => Value::Bool(*b),
+        Literal::Int(i) => Value::Int(*i),
+        Literal::Uint(u) => Value::Uint(*u),
+        Literal::Double(d) => Value::Double(*d),
+        Literal::String(s) => Value::string(s),
+        Literal::Bytes(b) => Value::bytes(b),
+    }
+}
+
+/// The value an unset field of type `ty` reads as.
+pub(super) fn zero_value(ty: &Type) -> Option<Value> {
+    Some(match ty {
+        Type::Bool => Value::Bool(false),
+        Type::Int => Value::Int(0),
+        Type::Uint => Value::Uint(0),
+        Type::Double => Value::Double(0.0),
+        Type::String => Value::string(""),
+        Type::Bytes => Value::bytes(&[]),
+        Type::List(_) => Value::list(Vec::new()),
+        Type::Map(..) => Value::Map(MapValue::default()),
+        Type::Duration => Value::Duration(Duration::default()),
+        Type::Timestamp => Value::Timestamp(Timestamp::from_unix_seconds(0).ok()?),
+        Type::Null | Type::Dyn => Value::Null,
+        _ => return None,
+    })
+}

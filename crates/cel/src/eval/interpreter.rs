@@ -1,0 +1,509 @@
+//! The tree-walking interpreter over compiled [`Node`]s.
+//!
+//! Cost is counted through a [`Meter`]: the interpreter is generic over it, so the
+//! unmetered instantiation compiles the counting away and the overhead of counting can
+//! be measured honestly. Every charge compares against the limit at once; there are
+//! no loops besides comprehensions, whose every iteration charges, so no evaluation
+//! can run on unmetered.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::fold;
+use super::node::{
+    Call, Dispatch, Element, Entry, Fold, FoldStep, Node, Select, SelectKind, Target,
+};
+use super::program::COST_LIMIT_EXCEEDED;
+use crate::EvalError;
+use crate::check::{CostHint, OPTIONAL_TYPE_NAME, Type};
+use crate::value::{MapValue, Value, ValueError};
+
+/// Why an evaluation (or a sub-expression) has no value.
+#[derive(Clone, Debug)]
+pub(crate) enum Fault {
+    Value(ValueError),
+    Message(Arc<str>),
+    /// The budget is spent: never absorbed by `&&`, `||` or comprehensions.
+    CostLimit,
+}
+
+impl From<ValueError> for Fault {
+    fn from(e: ValueError) -> Self {
+        Fault::Value(e)
+    }
+}
+
+impl From<Fault> for EvalError {
+    fn from(fault: Fault) -> Self {
+        match fault {
+            Fault::Value(e) => EvalError::new(e.to_string()),
+            Fault::Message(m) => EvalError::new(m.to_string()),
+            Fault::CostLimit => EvalError::new(COST_LIMIT_EXCEEDED),
+        }
+    }
+}
+
+type Outcome = Result<Value, Fault>;
+
+pub(crate) trait Meter {
+    fn charge(&mut self, cost: u64) -> Result<(), Fault>;
+    fn used(&self) -> u64;
+}
+
+pub(crate) struct Budget {
+    used: u64,
+    limit: u64,
+}
+
+impl Budget {
+    pub(crate) fn new(limit: u64) -> Self {
+        Self { used: 0, limit }
+    }
+}
+
+impl Meter for Budget {
+    #[inline(always)]
+    fn charge(&mut self, cost: u64) -> Result<(), Fault> {
+        self.used = self.used.saturating_add(cost);
+        if self.used > self.limit { Err(Fault::CostLimit) } else { Ok(()) }
+    }
+
+    fn used(&self) -> u64 {
+        self.used
+    }
+}
+
+pub(crate) struct Unmetered;
+
+impl Meter for Unmetered {
+    #[inline(always)]
+    fn charge(&mut self, _cost: u64) -> Result<(), Fault> {
+        Ok(())
+    }
+
+    fn used(&self) -> u64 {
+        0
+    }
+}
+
+/// Cost charged for building a list or a map literal, as Kubernetes charges.
+const LIST_CREATE_COST: u64 = 10;
+const MAP_CREATE_COST: u64 = 30;
+
+pub(crate) struct Interpreter<'v, M> {
+    variables: &'v [Value],
+    /// Comprehension variables and accumulators; an accumulator may hold an error
+    /// that a later step absorbs (`[1, 'a'].exists(x, x == 'a')`).
+    locals: Vec<Outcome>,
+    meter: M,
+}
+
+impl<'v, M: Meter> Interpreter<'v, M> {
+    pub(crate) fn new(variables: &'v [Value], locals: usize, meter: M) -> Self {
+        let locals = if locals == 0 { Vec::new() } else { vec![Ok(Value::Null); locals] };
+        Self { variables, locals, meter }
+    }
+
+    pub(crate) fn cost(&self) -> u64 {
+        self.meter.used()
+    }
+
+    pub(crate) fn run(&mut self, root: &Node) -> Result<Value, EvalError> {
+        self.eval(root).map_err(EvalError::from)
+    }
+
+    fn eval(&mut self, node: &Node) -> Outcome {
+        match node {
+            Node::Const(v) => Ok(v.clone()),
+            Node::Var { slot, name } => {
+                self.meter.charge(1)?;
+                match self.variables.get(*slot) {
+                    Some(v) => Ok(v.clone()),
+                    None => Err(Fault::Message(Arc::from(format!("no such attribute: {name}")))),
+                }
+            }
+            Node::Local(index) => {
+                self.meter.charge(1)?;
+                self.locals.get(*index).cloned().unwrap_or_else(|| Err(internal("local")))
+            }
+            Node::Select(select) => self.select(select),
+            Node::Call(call) => self.call(call),
+            Node::And(l, r) => self.logic(l, r, false),
+            Node::Or(l, r) => self.logic(l, r, true),
+            Node::Conditional(parts) => {
+                let [condition, then, otherwise] = &**parts;
+                match self.eval(condition)? {
+                    Value::Bool(true) => self.eval(then),
+                    Value::Bool(false) => self.eval(otherwise),
+                    other => Err(ValueError::no_overload("_?_:_", &[&other]).into()),
+                }
+            }
+            Node::NotStrictlyFalse(x) => {
+                self.meter.charge(1)?;
+                match self.eval(x) {
+                    Ok(Value::Bool(false)) => Ok(Value::Bool(false)),
+                    Err(Fault::CostLimit) => Err(Fault::CostLimit),
+                    _ => Ok(Value::Bool(true)),
+                }
+            }
+            Node::List(elements) => self.list(elements),
+            Node::Map(entries) => self.map(entries),
+            Node::Matches { subject, regex, cost } => {
+                let subject = self.eval(subject)?;
+                let Value::String(s) = &subject else {
+                    return Err(ValueError::no_overload("matches", &[&subject]).into());
+                };
+                self.meter.charge(call_cost(*cost, std::slice::from_ref(&subject)))?;
+                Ok(Value::Bool(regex.is_match(s)))
+            }
+            Node::Fold(f) => self.fold(f),
+            Node::Fail(message) => Err(Fault::Message(message.clone())),
+        }
+    }
+
+    /// `&&` (`or == false`) and `||`, commutative over errors as CEL defines them: a
+    /// deciding operand wins over an error on the other side.
+    fn logic(&mut self, l: &Node, r: &Node, or: bool) -> Outcome {
+        let decisive = Value::Bool(or);
+        let left = self.eval(l);
+        match &left {
+            Ok(Value::Bool(b)) if *b == or => return Ok(decisive),
+            Err(Fault::CostLimit) => return left,
+            _ => {}
+        }
+        let right = self.eval(r);
+        let function = if or { "_||_" } else { "_&&_" };
+        match (left, right) {
+            (_, Ok(Value::Bool(b))) if b == or => Ok(decisive),
+            (_, Err(Fault::CostLimit)) => Err(Fault::CostLimit),
+            (Ok(Value::Bool(_)), Ok(Value::Bool(b))) => Ok(Value::Bool(b)),
+            (Err(e), _) => Err(e),
+            (Ok(Value::Bool(_)), Err(e)) => Err(e),
+            (Ok(a), Ok(b)) => Err(ValueError::no_overload(function, &[&a, &b]).into()),
+            (Ok(a), Err(_)) => Err(ValueError::no_overload(function, &[&a]).into()),
+        }
+    }
+
+    fn select(&mut self, select: &Select) -> Outcome {
+        let operand = self.eval(&select.operand)?;
+        self.meter.charge(1)?;
+        select_value(operand, select, select.kind)
+    }
+
+    fn call(&mut self, call: &Call) -> Outcome {
+        match &*call.args {
+            [] => self.apply(call, &[]),
+            [a] => {
+                let a = self.eval(a)?;
+                self.apply(call, std::slice::from_ref(&a))
+            }
+            [a, b] => {
+                let a = self.eval(a)?;
+                let b = self.eval(b)?;
+                self.apply(call, &[a, b])
+            }
+            [a, b, c] => {
+                let a = self.eval(a)?;
+                let b = self.eval(b)?;
+                let c = self.eval(c)?;
+                self.apply(call, &[a, b, c])
+            }
+            many => {
+                let mut args = Vec::with_capacity(many.len());
+                for arg in many {
+                    args.push(self.eval(arg)?);
+                }
+                self.apply(call, &args)
+            }
+        }
+    }
+
+    fn apply(&mut self, call: &Call, args: &[Value]) -> Outcome {
+        let target: &Target = match &call.dispatch {
+            Dispatch::Single(target) => target,
+            Dispatch::Dynamic(candidates) => {
+                match candidates.iter().find(|c| params_match(&c.params, args)) {
+                    Some(c) => &c.target,
+                    None => {
+                        let refs: Vec<&Value> = args.iter().collect();
+                        return Err(ValueError::no_overload(&call.function, &refs).into());
+                    }
+                }
+            }
+        };
+        self.meter.charge(call_cost(target.cost, args))?;
+        Ok(target.implementation.call(args)?)
+    }
+
+    fn list(&mut self, elements: &[Element]) -> Outcome {
+        self.meter.charge(LIST_CREATE_COST)?;
+        let mut items = Vec::with_capacity(elements.len());
+        for element in elements {
+            let value = self.eval(&element.value)?;
+            if !element.optional {
+                items.push(value);
+                continue;
+            }
+            match value {
+                Value::Optional(Some(v)) => items.push(*v),
+                Value::Optional(None) => {}
+                other => return Err(not_optional(&other)),
+            }
+        }
+        Ok(Value::list(items))
+    }
+
+    fn map(&mut self, entries: &[Entry]) -> Outcome {
+        self.meter.charge(MAP_CREATE_COST)?;
+        let mut pairs = Vec::with_capacity(entries.len());
+        for entry in entries {
+            let key = self.eval(&entry.key)?;
+            let value = self.eval(&entry.value)?;
+            if !entry.optional {
+                pairs.push((key, value));
+                continue;
+            }
+            match value {
+                Value::Optional(Some(v)) => pairs.push((key, *v)),
+                Value::Optional(None) => {}
+                other => return Err(not_optional(&other)),
+            }
+        }
+        Ok(Value::Map(MapValue::from_entries(pairs)?))
+    }
+
+    fn set_local(&mut self, index: usize, value: Outcome) -> Result<(), Fault> {
+        match self.locals.get_mut(index) {
+            Some(slot) => {
+                *slot = value;
+                Ok(())
+            }
+            None => Err(internal("local")),
+        }
+    }
+
+    fn fold(&mut self, fold: &Fold) -> Outcome {
+        let range = self.eval(&fold.range)?;
+        let items = iteration(&range)?;
+        match &fold.step {
+            FoldStep::General { init, condition, step, result } => {
+                let accu = self.eval(init);
+                if let Err(Fault::CostLimit) = accu {
+                    return Err(Fault::CostLimit);
+                }
+                self.set_local(fold.accu_var, accu)?;
+                for i in 0..items.len() {
+                    self.bind_iteration(fold, &items, i)?;
+                    match self.eval(condition) {
+                        Ok(Value::Bool(false)) => break,
+                        Err(Fault::CostLimit) => return Err(Fault::CostLimit),
+                        _ => {}
+                    }
+                    let next = self.eval(step);
+                    if let Err(Fault::CostLimit) = next {
+                        return Err(Fault::CostLimit);
+                    }
+                    self.set_local(fold.accu_var, next)?;
+                }
+                self.eval(result)
+            }
+            FoldStep::CollectList { filter, element } => {
+                let mut out = Vec::new();
+                for i in 0..items.len() {
+                    self.bind_iteration(fold, &items, i)?;
+                    if !self.keep(filter.as_ref())? {
+                        continue;
+                    }
+                    // What `accu + [element]` would charge, without the copy.
+                    self.meter.charge(LIST_CREATE_COST + 2)?;
+                    out.push(self.eval(element)?);
+                }
+                Ok(Value::list(out))
+            }
+            FoldStep::CollectMap { filter, key, value } => {
+                let mut out = BTreeMap::new();
+                for i in 0..items.len() {
+                    self.bind_iteration(fold, &items, i)?;
+                    if !self.keep(filter.as_ref())? {
+                        continue;
+                    }
+                    self.meter.charge(2)?;
+                    let v = self.eval(value)?;
+                    match key {
+                        Some(key) => {
+                            let k = self.eval(key)?;
+                            fold::insert(&mut out, &k, v)?;
+                        }
+                        None => fold::insert_all(&mut out, &v)?,
+                    }
+                }
+                Ok(Value::Map(MapValue::from_btree(out)))
+            }
+        }
+    }
+
+    fn keep(&mut self, filter: Option<&Node>) -> Result<bool, Fault> {
+        match filter.map(|f| self.eval(f)).transpose()? {
+            None | Some(Value::Bool(true)) => Ok(true),
+            Some(Value::Bool(false)) => Ok(false),
+            Some(other) => Err(ValueError::no_overload("_?_:_", &[&other]).into()),
+        }
+    }
+
+    fn bind_iteration(&mut self, fold: &Fold, items: &Iteration, i: usize) -> Result<(), Fault> {
+        let (first, second) = items.get(i, fold.iter_var2.is_some());
+        self.set_local(fold.iter_var, Ok(first))?;
+        if let (Some(index), Some(value)) = (fold.iter_var2, second) {
+            self.set_local(index, Ok(value))?;
+        }
+        Ok(())
+    }
+}
+
+/// What a comprehension iterates over.
+enum Iteration {
+    List(Arc<[Value]>),
+    Map(Vec<(Value, Value)>),
+}
+
+impl Iteration {
+    fn len(&self) -> usize {
+        match self {
+            Iteration::List(l) => l.len(),
+            Iteration::Map(m) => m.len(),
+        }
+    }
+
+    /// The variables of iteration `i`: element (or index and element) of a list, key
+    /// (or key and value) of a map.
+    fn get(&self, i: usize, two: bool) -> (Value, Option<Value>) {
+        match self {
+            Iteration::List(l) => {
+                let element = l.get(i).cloned().unwrap_or(Value::Null);
+                if two {
+                    (Value::Int(i64::try_from(i).unwrap_or(i64::MAX)), Some(element))
+                } else {
+                    (element, None)
+                }
+            }
+            Iteration::Map(m) => match m.get(i) {
+                Some((k, v)) => (k.clone(), two.then(|| v.clone())),
+                None => (Value::Null, None),
+            },
+        }
+    }
+}
+
+fn iteration(range: &Value) -> Result<Iteration, Fault> {
+    match range {
+        Value::List(l) => Ok(Iteration::List(l.clone())),
+        Value::Map(m) => {
+            Ok(Iteration::Map(m.iter().map(|(k, v)| (k.to_value(), v.clone())).collect()))
+        }
+        other => Err(Fault::Message(Arc::from(format!(
+            "expression of type '{}' cannot be the range of a comprehension (must be list, map, or dynamic)",
+            other.type_of()
+        )))),
+    }
+}
+
+fn select_value(operand: Value, select: &Select, kind: SelectKind) -> Outcome {
+    let field = &*select.field;
+    let found = match &operand {
+        // Selecting through an optional selects on its value, if any: `has()` is
+        // false for an empty one, any other selection stays empty.
+        Value::Optional(inner) => {
+            return match (inner, kind) {
+                (None, SelectKind::Test) => Ok(Value::Bool(false)),
+                (None, _) => Ok(Value::Optional(None)),
+                (Some(v), SelectKind::Test) => select_value((**v).clone(), select, kind),
+                (Some(v), _) => select_value((**v).clone(), select, SelectKind::Optional),
+            };
+        }
+        Value::Map(m) => m.get(&Value::string(field)).cloned(),
+        Value::Object(o) => o.field(field).cloned(),
+        other => {
+            return Err(Fault::Message(Arc::from(format!(
+                "type '{}' does not support field selection",
+                other.type_of()
+            ))));
+        }
+    };
+    match kind {
+        SelectKind::Test => Ok(Value::Bool(found.is_some())),
+        SelectKind::Optional => Ok(Value::Optional(found.map(Box::new))),
+        SelectKind::Plain => match (found, &operand) {
+            (Some(v), _) => Ok(v),
+            (None, Value::Object(_)) => select
+                .zero
+                .clone()
+                .ok_or_else(|| Fault::Message(Arc::from(format!("no such field '{field}'")))),
+            (None, _) => Err(Fault::Message(Arc::from(format!("no such key: {field}")))),
+        },
+    }
+}
+
+/// What a call costs: the declaration's hint applied to the actual arguments.
+#[inline]
+fn call_cost(hint: CostHint, args: &[Value]) -> u64 {
+    match hint {
+        CostHint::Constant(c) => c,
+        CostHint::Linear { arg, tenths_per_unit } => {
+            let size = args.get(arg).map_or(0, size_of);
+            1 + (size.saturating_mul(u64::from(tenths_per_unit))).div_ceil(10)
+        }
+    }
+}
+
+/// The size the cost model uses: bytes of a string or bytes value, elements of a list
+/// or map (bytes rather than code points: an upper bound that costs nothing to find).
+fn size_of(v: &Value) -> u64 {
+    let n = match v {
+        Value::String(s) => s.len(),
+        Value::Bytes(b) => b.len(),
+        Value::List(l) => l.len(),
+        Value::Map(m) => m.len(),
+        _ => 0,
+    };
+    u64::try_from(n).unwrap_or(u64::MAX)
+}
+
+/// Whether runtime `args` fit an overload's declared parameter kinds.
+fn params_match(params: &[Type], args: &[Value]) -> bool {
+    params.len() == args.len() && params.iter().zip(args).all(|(p, a)| kind_matches(a, p))
+}
+
+fn kind_matches(v: &Value, ty: &Type) -> bool {
+    match (ty, v) {
+        (Type::Dyn | Type::Param(_) | Type::Error, _) => true,
+        (Type::Bool, Value::Bool(_))
+        | (Type::Int, Value::Int(_))
+        | (Type::Uint, Value::Uint(_))
+        | (Type::Double, Value::Double(_))
+        | (Type::String, Value::String(_))
+        | (Type::Bytes, Value::Bytes(_))
+        | (Type::Null, Value::Null)
+        | (Type::Duration, Value::Duration(_))
+        | (Type::Timestamp, Value::Timestamp(_))
+        | (Type::List(_), Value::List(_))
+        | (Type::Map(..), Value::Map(_))
+        | (Type::TypeOf(_), Value::Type(_)) => true,
+        (Type::Opaque { name, .. }, Value::Optional(_)) => name == OPTIONAL_TYPE_NAME,
+        (Type::Opaque { name, .. }, Value::Opaque(o)) => {
+            matches!(o.type_of(), Type::Opaque { name: n, .. } if &n == name)
+        }
+        (Type::Object(name), Value::Object(o)) => name == o.type_name(),
+        _ => false,
+    }
+}
+
+fn not_optional(v: &Value) -> Fault {
+    Fault::Message(Arc::from(format!(
+        "cannot initialize optional entry from non-optional value {}",
+        v.type_of()
+    )))
+}
+
+fn internal(what: &str) -> Fault {
+    Fault::Message(Arc::from(format!("internal error: {what} out of range; please report it")))
+}

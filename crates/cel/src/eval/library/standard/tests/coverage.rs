@@ -1,0 +1,69 @@
+//! Every standard-library overload the checker declares has an implementation of the
+//! declared arity, and nothing is registered under an id nobody declares.
+
+use std::collections::BTreeSet;
+
+use crate::check::{Declarations, add_standard_library};
+use crate::eval::Functions;
+
+/// Overloads the interpreter evaluates itself (short-circuiting, error absorption).
+const INTERPRETER_HANDLED: [&str; 4] =
+    ["logical_and", "logical_or", "conditional", "not_strictly_false"];
+
+fn declarations() -> Declarations {
+    let mut decls = Declarations::new();
+    if let Err(e) = add_standard_library(&mut decls) {
+        panic!("standard library declarations rejected: {e}");
+    }
+    decls
+}
+
+fn registered() -> Functions {
+    let mut functions = Functions::new();
+    super::super::register(&mut functions);
+    functions
+}
+
+#[test]
+fn every_declared_overload_is_implemented_with_its_arity() {
+    let functions = registered();
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for function in declarations().functions() {
+        for overload in &function.overloads {
+            if INTERPRETER_HANDLED.contains(&overload.id.as_str()) {
+                continue;
+            }
+            checked += 1;
+            match functions.get(&overload.id).map(|i| i.arity()) {
+                None => missing.push(format!("{} (no implementation)", overload.id)),
+                Some(Some(n)) if n != overload.params.len() => missing.push(format!(
+                    "{} (arity {n}, declared {})",
+                    overload.id,
+                    overload.params.len()
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+    assert!(missing.is_empty(), "unimplemented overloads: {missing:?}");
+    // The declaration list is long; make sure the walk actually saw it.
+    assert!(checked > 150, "only {checked} overloads declared");
+}
+
+#[test]
+fn every_registered_id_is_declared() {
+    let decls = declarations();
+    let functions = registered();
+    let undeclared: BTreeSet<&str> =
+        functions.overload_ids().filter(|id| decls.overload(id).is_none()).collect();
+    assert!(undeclared.is_empty(), "registered but not declared: {undeclared:?}");
+}
+
+#[test]
+fn interpreter_handled_overloads_are_left_to_the_interpreter() {
+    let functions = registered();
+    for id in INTERPRETER_HANDLED {
+        assert!(functions.get(id).is_none(), "{id} must not be implemented here");
+    }
+}

@@ -1,0 +1,15 @@
+//! Evaluation: compiled programs, their interpreter with a cost budget, and the
+//! implementations of the library functions.
+
+mod compiler;
+mod environment;
+mod fold;
+mod functions;
+mod interpreter;
+pub mod library;
+mod node;
+mod program;
+
+pub use environment::Environment;
+pub use functions::{FnResult, Functions, Impl};
+pub use program::{COST_LIMIT_EXCEEDED, DEFAULT_COST_LIMIT, Evaluated, Program};

@@ -1,0 +1,125 @@
+//! The compiled form of an expression: a tree whose names are already resolved to
+//! variable slots, comprehension locals and function pointers, so evaluation does no
+//! lookup by name.
+
+use std::sync::Arc;
+
+use super::Impl;
+use crate::check::{CostHint, Type};
+use crate::value::Value;
+
+/// One compiled node.
+#[derive(Debug)]
+pub(crate) enum Node {
+    Const(Value),
+    /// A declared variable, by its slot in the environment's activation.
+    Var {
+        slot: usize,
+        name: Arc<str>,
+    },
+    /// A comprehension variable, by its index in the evaluation's locals.
+    Local(usize),
+    Select(Box<Select>),
+    Call(Box<Call>),
+    And(Box<Node>, Box<Node>),
+    Or(Box<Node>, Box<Node>),
+    Conditional(Box<[Node; 3]>),
+    /// `@not_strictly_false(x)`: true unless `x` is `false` (errors count as true).
+    NotStrictlyFalse(Box<Node>),
+    List(Box<[Element]>),
+    Map(Box<[Entry]>),
+    /// `matches` with a constant pattern, compiled once.
+    Matches {
+        subject: Box<Node>,
+        regex: Arc<regex::Regex>,
+        cost: CostHint,
+    },
+    Fold(Box<Fold>),
+    /// A node that can only fail (e.g. a message literal the environment cannot build).
+    Fail(Arc<str>),
+}
+
+#[derive(Debug)]
+pub(crate) struct Element {
+    pub value: Node,
+    pub optional: bool,
+}
+
+#[derive(Debug)]
+pub(crate) struct Entry {
+    pub key: Node,
+    pub value: Node,
+    pub optional: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SelectKind {
+    /// `a.b`
+    Plain,
+    /// `has(a.b)`
+    Test,
+    /// `a.?b`
+    Optional,
+}
+
+#[derive(Debug)]
+pub(crate) struct Select {
+    pub operand: Node,
+    pub field: Arc<str>,
+    pub kind: SelectKind,
+    /// The zero value of the field's declared type, for an object field left unset.
+    pub zero: Option<Value>,
+}
+
+/// A function call with its candidate implementations.
+#[derive(Debug)]
+pub(crate) struct Call {
+    /// The function name, for error messages.
+    pub function: Arc<str>,
+    pub args: Box<[Node]>,
+    pub dispatch: Dispatch,
+}
+
+#[derive(Debug)]
+pub(crate) enum Dispatch {
+    /// The checker proved which overload applies.
+    Single(Target),
+    /// Chosen at evaluation time by the arguments' kinds, first match wins.
+    Dynamic(Box<[Candidate]>),
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Target {
+    pub implementation: Impl,
+    pub cost: CostHint,
+}
+
+#[derive(Debug)]
+pub(crate) struct Candidate {
+    pub params: Box<[Type]>,
+    pub target: Target,
+}
+
+/// A comprehension. `Collect*` folds are the `map`/`filter`/`transform*` macros,
+/// recognised at compile time so their result is built in place rather than by
+/// copying the accumulated list or map on every step.
+#[derive(Debug)]
+pub(crate) struct Fold {
+    pub range: Node,
+    /// Locals of the iteration variables (the second for two-variable forms).
+    pub iter_var: usize,
+    pub iter_var2: Option<usize>,
+    pub accu_var: usize,
+    pub step: FoldStep,
+}
+
+#[derive(Debug)]
+pub(crate) enum FoldStep {
+    /// The general form: `accu = init; while condition { accu = step }; result`.
+    General { init: Node, condition: Node, step: Node, result: Node },
+    /// `accu = []; for each: if filter { accu.push(element) }; accu`.
+    CollectList { filter: Option<Node>, element: Node },
+    /// `accu = {}; for each: if filter { accu[key] = value }; accu`; `key` absent for
+    /// `transformMapEntry`, whose `value` is a map of entries to add.
+    CollectMap { filter: Option<Node>, key: Option<Node>, value: Node },
+}
