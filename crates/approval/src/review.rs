@@ -5,7 +5,7 @@
 
 use certgate_api::CertificateRequestPolicy;
 use certgate_api::gofmt::quote;
-use certgate_cel::{CrVariable, PolicyCel};
+use certgate_cel::{BoundRequest, CrVariable, PolicyCel};
 use certgate_rbac::Authorizer;
 
 use crate::allowed::{self, Context};
@@ -119,7 +119,8 @@ fn run(
         ReviewError(err)
     })?;
     let attrs = RequestAttributes::new(request.cr, csr);
-    let cr_variable = cr_variable(request);
+    // Converted once for every rule and value of this review.
+    let cr_variable = BoundRequest::new(&cr_variable(request));
     let cx = Context { cel, cr: &cr_variable };
 
     let mut blocks: Vec<(&str, String)> = Vec::new();

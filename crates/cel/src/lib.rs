@@ -1,6 +1,6 @@
 //! certgate's CEL engine, and the approver-policy `validations` environment on it.
 //!
-//! The engine (issue #3, `docs/decisions/0003-own-cel-engine.md`, `docs/cel.md`):
+//! The engine (issue #3, `docs/decisions/0003-cel-engine.md`, `docs/cel.md`):
 //!
 //! - [`syntax`]: a parser with cel-go's grammar, macros and error rendering, bounded in
 //!   source size and nesting depth;

@@ -88,6 +88,8 @@ fn comprehension_variables_shadow_and_nest() {
     assert_eq!(eval_ok("[10, 20].all(i, v, v == (i + 1) * 10)"), Value::Bool(true));
     assert_eq!(eval_ok("{'a': 1, 'b': 2}.exists(k, v, k == 'b' && v == 2)"), Value::Bool(true));
     assert_eq!(eval_ok("d.map(x, x + '!')"), strings(&["a!", "b!"]));
+    // A leading dot names the declared variable, not the comprehension's.
+    assert_eq!(eval_ok("['x'].all(s, .s == 'abc' && s == 'x')"), Value::Bool(true));
 }
 
 #[test]

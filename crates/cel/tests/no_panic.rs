@@ -1,11 +1,21 @@
 //! Compiling and evaluating arbitrary input never panics (nor overflows the stack):
 //! every outcome is a value or an error with a message.
 
+use certgate_cel::check::Type;
+use certgate_cel::eval::Environment;
+use certgate_cel::value::Value;
 use certgate_cel::{CrVariable, PolicyCel};
 use proptest::prelude::*;
 use std::sync::LazyLock;
 
 static CEL: LazyLock<PolicyCel> = LazyLock::new(|| PolicyCel::new(64));
+
+/// The whole library with `self`, `cr` and `d` as `dyn`, compiled without the type
+/// checker: every call reaches its implementations with arguments of any kind.
+static UNCHECKED: LazyLock<Environment> = LazyLock::new(|| {
+    let vars = ["self", "cr", "d"].map(|name| (name.to_owned(), Type::Dyn));
+    Environment::with_full_library(vars).expect("the library declares")
+});
 
 const LEAVES: &[&str] = &[
     "self",
@@ -63,6 +73,15 @@ const LEAVES: &[&str] = &[
     "string",
     "type",
     "google.protobuf.Timestamp",
+    "'10.0.0.1'",
+    "'::ffff:1.2.3.4'",
+    "'10.0.0.0/8'",
+    "'https://user@host:8443/p?q=1&q=2'",
+    "optional.none()",
+    "optional.of(1)",
+    "{'a': 1}.?a",
+    "[1, 'a', 2u, 1.5]",
+    "d",
 ];
 
 const UNARY: &[&str] = &["!", "-"];
@@ -85,6 +104,16 @@ const GLOBALS: &[&str] = &[
     "serviceAccount",
     "isServiceAccount",
     "strings.quote",
+    "ip",
+    "cidr",
+    "url",
+    "isIP",
+    "isCIDR",
+    "isURL",
+    "optional.of",
+    "optional.ofNonZeroValue",
+    "sets.contains",
+    "sets.intersects",
     "undeclared",
 ];
 const MEMBERS: &[&str] = &[
@@ -114,6 +143,24 @@ const MEMBERS: &[&str] = &[
     "exists_one",
     "map",
     "filter",
+    "find",
+    "findAll",
+    "family",
+    "containsIP",
+    "containsCIDR",
+    "prefixLength",
+    "getHost",
+    "getQuery",
+    "isSorted",
+    "sum",
+    "min",
+    "max",
+    "orValue",
+    "value",
+    "hasValue",
+    "transformList",
+    "transformMap",
+    "existsOne",
     "undeclared",
 ];
 
@@ -180,12 +227,38 @@ fn run(rule: &str, self_value: &str, cr: &CrVariable) -> Result<(), TestCaseErro
     Ok(())
 }
 
+/// Evaluates `rule` unchecked, with a small budget so generated loops end quickly.
+fn run_unchecked(rule: &str, self_value: &str) -> Result<(), TestCaseError> {
+    let env = &*UNCHECKED;
+    if let Ok(program) = env.compile_unchecked(rule) {
+        let mut values = vec![Value::Null; env.slots().len()];
+        for (name, value) in [
+            ("self", Value::string(self_value)),
+            ("cr", Value::list(vec![Value::Int(1), Value::string("a")])),
+            ("d", Value::Double(f64::NAN)),
+        ] {
+            if let Some(slot) = env.slot(name) {
+                values[slot] = value;
+            }
+        }
+        if let Err(err) = program.eval_with_limit(&values, 10_000) {
+            prop_assert!(!err.message.is_empty(), "{rule:?}: empty evaluation error");
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     #[test]
     fn grammatical_expressions_never_panic(rule in expression(), self_value in "\\PC{0,12}", cr in request()) {
         run(&rule, &self_value, &cr)?;
+    }
+
+    #[test]
+    fn unchecked_expressions_never_panic(rule in expression(), self_value in "\\PC{0,12}") {
+        run_unchecked(&rule, &self_value)?;
     }
 
     #[test]

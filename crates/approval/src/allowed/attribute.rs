@@ -4,7 +4,7 @@
 
 use certgate_api::field::{BadValue, FieldError, Path};
 use certgate_api::policy::{AllowedOtherName, AllowedString, AllowedStringSlice, ValidationRule};
-use certgate_cel::{CrVariable, PolicyCel};
+use certgate_cel::{BoundRequest, PolicyCel};
 
 use crate::wildcard;
 
@@ -12,7 +12,7 @@ use crate::wildcard;
 /// `cr` variable (built once per review).
 pub(crate) struct Context<'c> {
     pub cel: &'c PolicyCel,
-    pub cr: &'c CrVariable,
+    pub cr: &'c BoundRequest,
 }
 
 /// The `values` / `required` / `validations` of a multi-valued attribute, whichever policy
@@ -124,7 +124,7 @@ fn run_validations(
     let rule_path = |i: usize| path().child("validations").index(i);
     for value in values {
         for (i, (rule, program)) in rules.iter().zip(&programs).enumerate() {
-            match program.as_ref().map(|program| program.eval(value, cx.cr)) {
+            match program.as_ref().map(|program| program.eval_bound(value, cx.cr)) {
                 Err(compile) => errors.push(FieldError::internal(rule_path(i), compile)),
                 Ok(Err(runtime)) => errors.push(FieldError::internal(rule_path(i), runtime)),
                 Ok(Ok(true)) => {}

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use super::*;
 use crate::test_support::{cr, csr, other_name, rdn, strings};
 use certgate_api::CertificateRequest;
-use certgate_cel::{CrVariable, PolicyCel};
+use certgate_cel::{BoundRequest, CrVariable, PolicyCel};
 use certgate_pki::{DecodedCsr, UnsupportedSan};
 
 /// Evaluates `allowed` (JSON, `null` for an absent block); `None` when not denied.
@@ -19,7 +19,7 @@ fn evaluate_with(allowed: Value, cr: &CertificateRequest, csr: &DecodedCsr) -> O
         groups: vec!["dev".into()],
     };
     let attrs = RequestAttributes::new(cr, csr);
-    match evaluate(&Context { cel: &cel, cr: &variable }, &attrs, allowed.as_ref(), false).0 {
+    match evaluate(&Context { cel: &cel, cr: &BoundRequest::new(&variable) }, &attrs, allowed.as_ref(), false).0 {
         Verdict::NotDenied => None,
         Verdict::Denied(message) => Some(message),
     }
@@ -461,7 +461,7 @@ fn explain_records_every_attribute_in_order() {
     let allowed: Allowed =
         serde_json::from_value(json!({"dnsNames": {"values": ["*.example.com"]}})).expect("valid");
     let (verdict, checks) =
-        evaluate(&Context { cel: &cel, cr: &variable }, &attrs, Some(&allowed), true);
+        evaluate(&Context { cel: &cel, cr: &BoundRequest::new(&variable) }, &attrs, Some(&allowed), true);
     assert!(matches!(verdict, Verdict::Denied(_)));
     let names: Vec<&str> = checks.iter().map(|c| c.attribute.as_str()).collect();
     assert_eq!(

@@ -4,9 +4,8 @@
 use super::shape::{CostEstimate, Shape, Sizes};
 use super::walk::{Estimate, Estimator};
 use crate::check::Type;
-use crate::syntax::ast::{Comprehension, ListElement, operators};
-use crate::syntax::macros::{ACCUMULATOR, MAP_INSERT};
-use crate::syntax::{Expr, ExprKind, Literal};
+use crate::syntax::ast::Comprehension;
+use crate::syntax::folds::{Collect, collect_form, is_true};
 
 impl Estimator<'_> {
     /// `accu = init; for each element while condition: accu = step; result`, charged
@@ -81,52 +80,4 @@ impl Estimator<'_> {
         }
         vars
     }
-}
-
-/// The parts of a fold the interpreter runs as an in-place collection.
-pub(super) struct Collect<'e> {
-    filter: Option<&'e Expr>,
-    /// The step for a kept element: `accu + [element]` or `cel.@mapInsert(accu, ...)`.
-    grown: &'e Expr,
-}
-
-/// Recognises the folds `map`, `filter` and the `transform*` macros expand into (see
-/// `syntax::macros`), exactly as the compiler does to build them in place: an empty
-/// initial list or map, a `true` condition, a step appending to (or inserting into)
-/// the accumulator, optionally under a filter, and the accumulator as the result.
-pub(super) fn collect_form(c: &Comprehension) -> Option<Collect<'_>> {
-    if c.accu_var != ACCUMULATOR || !is_true(&c.loop_condition) || !is_accu(&c.result) {
-        return None;
-    }
-    let (filter, grown) = match &c.loop_step.kind {
-        ExprKind::Conditional { condition, then, otherwise } if is_accu(otherwise) => {
-            (Some(&**condition), &**then)
-        }
-        _ => (None, &c.loop_step),
-    };
-    let ExprKind::Call { target: None, function, args } = &grown.kind else { return None };
-    let recognised = match (&c.accu_init.kind, function.as_str(), args.as_slice()) {
-        (ExprKind::List(init), operators::ADD, [accu, appended]) => {
-            init.is_empty()
-                && is_accu(accu)
-                && matches!(
-                    &appended.kind,
-                    ExprKind::List(items)
-                        if matches!(items.as_slice(), [ListElement { optional: false, .. }])
-                )
-        }
-        (ExprKind::Map(init), MAP_INSERT, [accu, _, _] | [accu, _]) => {
-            init.is_empty() && is_accu(accu)
-        }
-        _ => false,
-    };
-    recognised.then_some(Collect { filter, grown })
-}
-
-fn is_accu(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::Ident(name) if name == ACCUMULATOR)
-}
-
-fn is_true(e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::Literal(Literal::Bool(true)))
 }

@@ -1,10 +1,10 @@
 //! Unit tests of the estimator's parts: fold recognition, shapes and bounds.
 
 use super::bounds::{ITEMS, SizeBounds, VALUES};
-use super::comprehension::collect_form;
 use super::shape::{CostEstimate, Shape, Sizes};
 use super::walk::Estimator;
 use crate::check::{Type, check, full_library};
+use crate::syntax::folds::collect_form;
 use crate::syntax::{ExprKind, parse};
 
 fn is_collect(source: &str) -> bool {

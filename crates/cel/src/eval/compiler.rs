@@ -14,7 +14,8 @@ use crate::CompileError;
 use crate::check::checker::{CheckedAst, Reference, qualified_name};
 use crate::check::{CallStyle, Type};
 use crate::syntax::ast::{Comprehension, FieldInit, ListElement, MapEntry, operators};
-use crate::syntax::macros::{ACCUMULATOR, MAP_INSERT};
+use crate::syntax::folds::{Collect, Into, collect_form};
+use crate::syntax::macros::MAP_INSERT;
 use crate::syntax::{Ast, Expr, ExprKind, Literal};
 use crate::value::{Duration, MapValue, Timestamp, Value};
 
@@ -90,9 +91,13 @@ impl<'a> Compiler<'a> {
     }
 
     /// A name: innermost comprehension variable, then constant, then declared variable.
+    /// A leading dot (`.x`) names the root scope: comprehension variables are skipped.
     fn name(&self, name: &str) -> Node {
-        let name = name.strip_prefix('.').unwrap_or(name);
-        if let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == name) {
+        let (root_scope, name) = match name.strip_prefix('.') {
+            Some(rest) => (true, rest),
+            None => (false, name),
+        };
+        if !root_scope && let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == name) {
             return Node::Local(*local);
         }
         if let Some(value) = self.env.constant(name) {
@@ -291,13 +296,13 @@ impl<'a> Compiler<'a> {
 
         // The initial value sees only the enclosing scope.
         let init_node =
-            if collect_pattern(c).is_some() { None } else { Some(self.expr(&c.accu_init)?) };
+            if collect_form(c).is_some() { None } else { Some(self.expr(&c.accu_init)?) };
         self.scopes.push((c.accu_var.clone(), accu_var));
         self.scopes.push((c.iter_var.clone(), iter_var));
         if let (Some(name), Some(index)) = (&c.iter_var2, iter_var2) {
             self.scopes.push((name.clone(), index));
         }
-        let step = match (collect_pattern(c), init_node) {
+        let step = match (collect_form(c), init_node) {
             (Some(pattern), _) => self.collect(pattern),
             (None, Some(init)) => {
                 let condition = self.expr(&c.loop_condition);
@@ -318,73 +323,19 @@ impl<'a> Compiler<'a> {
         Ok(Node::Fold(Box::new(Fold { range, iter_var, iter_var2, accu_var, step: step? })))
     }
 
-    fn collect(&mut self, pattern: Collect<'_>) -> Result<FoldStep, CompileError> {
-        Ok(match pattern {
-            Collect::List { filter, element } => FoldStep::CollectList {
-                filter: filter.map(|f| self.expr(f)).transpose()?,
-                element: self.expr(element)?,
-            },
-            Collect::Map { filter, key, value } => FoldStep::CollectMap {
-                filter: filter.map(|f| self.expr(f)).transpose()?,
+    fn collect(&mut self, form: Collect<'_>) -> Result<FoldStep, CompileError> {
+        let filter = form.filter.map(|f| self.expr(f)).transpose()?;
+        Ok(match form.into {
+            Into::List { element } => {
+                FoldStep::CollectList { filter, element: self.expr(element)? }
+            }
+            Into::Map { key, value } => FoldStep::CollectMap {
+                filter,
                 key: key.map(|k| self.expr(k)).transpose()?,
                 value: self.expr(value)?,
             },
         })
     }
-}
-
-/// A `map`/`filter`/`transform*` fold, as the macros expand them.
-enum Collect<'e> {
-    List { filter: Option<&'e Expr>, element: &'e Expr },
-    Map { filter: Option<&'e Expr>, key: Option<&'e Expr>, value: &'e Expr },
-}
-
-/// Recognises the folds the macros expand `map`, `filter` and the `transform*`
-/// macros into (see `syntax::macros`): an empty initial list or map, a `true`
-/// condition, a step that appends to (or inserts into) the accumulator, optionally
-/// under a filter, and the accumulator as the result.
-fn collect_pattern(c: &Comprehension) -> Option<Collect<'_>> {
-    if c.accu_var != ACCUMULATOR
-        || !matches!(c.loop_condition.kind, ExprKind::Literal(Literal::Bool(true)))
-        || !is_accu(&c.result)
-    {
-        return None;
-    }
-    let (filter, grown) = match &c.loop_step.kind {
-        ExprKind::Conditional { condition, then, otherwise } if is_accu(otherwise) => {
-            (Some(&**condition), &**then)
-        }
-        _ => (None, &c.loop_step),
-    };
-    let ExprKind::Call { target: None, function, args } = &grown.kind else { return None };
-    match (&c.accu_init.kind, function.as_str(), args.as_slice()) {
-        (ExprKind::List(init), operators::ADD, [accu, appended])
-            if init.is_empty() && is_accu(accu) =>
-        {
-            match &appended.kind {
-                ExprKind::List(items) => match items.as_slice() {
-                    [ListElement { value, optional: false }] => {
-                        Some(Collect::List { filter, element: value })
-                    }
-                    _ => None,
-                },
-                _ => None,
-            }
-        }
-        (ExprKind::Map(init), MAP_INSERT, [accu, key, value])
-            if init.is_empty() && is_accu(accu) =>
-        {
-            Some(Collect::Map { filter, key: Some(key), value })
-        }
-        (ExprKind::Map(init), MAP_INSERT, [accu, entries]) if init.is_empty() && is_accu(accu) => {
-            Some(Collect::Map { filter, key: None, value: entries })
-        }
-        _ => None,
-    }
-}
-
-fn is_accu(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::Ident(name) if name == ACCUMULATOR)
 }
 
 fn missing(function: &str, id: &str) -> CompileError {

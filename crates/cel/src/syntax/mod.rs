@@ -7,6 +7,7 @@
 
 pub mod ast;
 mod error;
+pub(crate) mod folds;
 mod lexer;
 mod literal;
 pub mod macros;
