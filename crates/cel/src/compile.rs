@@ -15,10 +15,10 @@ pub(crate) fn compile(rule: &str) -> Result<Program, CompileError> {
         )));
     }
     let policy = environment()?;
-    let program = policy.env.compile(rule)?;
+    let (program, estimate) = policy.env.compile_estimated(rule, &policy.bounds)?;
     // cel-go, as upstream uses it, requires the output type to be exactly `bool`.
     match program.result_type() {
-        Type::Bool => Ok(Program::new(policy, program)),
+        Type::Bool => Ok(Program::new(policy, program, estimate)),
         other => Err(CompileError::new(format!("got {other}, wanted bool result type"))),
     }
 }

@@ -9,6 +9,7 @@
 use std::sync::{Arc, LazyLock};
 
 use crate::check::{self, DeclError, Type};
+use crate::cost::SizeBounds;
 use crate::eval::{Environment, Functions};
 use crate::syntax::ParserOptions;
 use crate::value::{ObjectValue, Value};
@@ -18,9 +19,27 @@ use crate::{CompileError, CrVariable, limits, service_account};
 pub(crate) const REQUEST_TYPE: &str =
     "cm.io.policy.pkg.internal.approver.validation.CertificateRequest";
 
+/// Size bounds of the policy variables, for static cost estimates: `self` is an
+/// attribute of a CSR, which certgate-pki refuses above 64 KiB; `cr.name` is an object
+/// name (a DNS subdomain, 253 bytes) and `cr.namespace` a DNS label (63). The username
+/// and groups come from the API server's authenticator and have no Kubernetes limit:
+/// they are bounded by the 3 MiB the API server accepts for a request body.
+pub(crate) fn size_bounds() -> SizeBounds {
+    const CSR_LIMIT: u64 = 64 * 1024;
+    const REQUEST_BODY_LIMIT: u64 = 3 * 1024 * 1024;
+    SizeBounds::new()
+        .with_variable("self", CSR_LIMIT)
+        .with_path("cr.name", 253)
+        .with_path("cr.namespace", 63)
+        .with_path("cr.username", REQUEST_BODY_LIMIT)
+        .with_path("cr.groups", REQUEST_BODY_LIMIT)
+        .with_path("cr.groups.@items", REQUEST_BODY_LIMIT)
+}
+
 /// The environment and where its two variables are bound.
 pub(crate) struct PolicyEnvironment {
     pub(crate) env: Environment,
+    pub(crate) bounds: SizeBounds,
     self_slot: usize,
     cr_slot: usize,
 }
@@ -66,7 +85,7 @@ fn build() -> Result<PolicyEnvironment, DeclError> {
         env.slot(name).ok_or_else(|| DeclError::DuplicateVariable { name: name.to_owned() })
     };
     let (self_slot, cr_slot) = (slot("self")?, slot("cr")?);
-    Ok(PolicyEnvironment { env, self_slot, cr_slot })
+    Ok(PolicyEnvironment { env, bounds: size_bounds(), self_slot, cr_slot })
 }
 
 impl PolicyEnvironment {

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::cost::CostEstimate;
 use crate::environment::{BoundRequest, PolicyEnvironment};
 use crate::value::Value;
 use crate::{CrVariable, EvalError, eval};
@@ -10,11 +11,24 @@ use crate::{CrVariable, EvalError, eval};
 pub struct Program {
     env: &'static PolicyEnvironment,
     program: eval::Program,
+    estimate: CostEstimate,
 }
 
 impl Program {
-    pub(crate) fn new(env: &'static PolicyEnvironment, program: eval::Program) -> Self {
-        Self { env, program }
+    pub(crate) fn new(
+        env: &'static PolicyEnvironment,
+        program: eval::Program,
+        estimate: CostEstimate,
+    ) -> Self {
+        Self { env, program, estimate }
+    }
+
+    /// The static cost estimate of one evaluation, with the policy variables bounded as
+    /// Kubernetes bounds them (see `docs/cel.md`). A `max` above
+    /// [`eval::DEFAULT_COST_LIMIT`] means some request could make the rule fail with
+    /// `cost limit exceeded`.
+    pub fn cost_estimate(&self) -> CostEstimate {
+        self.estimate
     }
 
     /// Evaluates the rule for one attribute value, with the default cost limit.

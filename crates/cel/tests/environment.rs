@@ -201,3 +201,20 @@ fn a_program_keeps_its_rule_text() {
     let program = PolicyCel::default().compile("self == 'a'").unwrap();
     assert_eq!(program.rule(), "self == 'a'");
 }
+
+/// Every compiled rule carries its static cost estimate, with `self` bounded by the CSR
+/// size limit and `cr` by Kubernetes' limits.
+#[test]
+fn compiled_rules_carry_a_bounded_cost_estimate() {
+    let cel = PolicyCel::default();
+    let estimate = |rule: &str| cel.compile(rule).unwrap().cost_estimate();
+    // `self` ≤ 65,536 bytes: endsWith scans at most 1 + 6,554; `cr.namespace` ≤ 63 bytes.
+    let suffix = estimate("self.endsWith(cr.namespace + '.svc')");
+    assert!(suffix.max < 10_000, "{suffix:?}");
+    assert!(suffix.min <= suffix.max);
+    let ten = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]";
+    let runaway = estimate(&format!(
+        "size({ten}.map(a, {ten}.map(b, {ten}.map(c, {ten}.map(d, {ten}.map(e, {ten}.map(f, 0))))))) > 0"
+    ));
+    assert!(runaway.min > certgate_cel::eval::DEFAULT_COST_LIMIT, "{runaway:?}");
+}

@@ -196,3 +196,29 @@ fn metered_and_unmetered_evaluation_agree() {
         );
     }
 }
+
+/// `s.endsWith(a + b)` is compiled to a test that never builds `a + b`; it must give
+/// the value, error and cost of concatenating first (as the unchecked program does).
+#[test]
+fn affix_tests_agree_with_concatenating() {
+    let env = env();
+    for rule in [
+        "s.endsWith(obj.name + '.svc')",
+        "s.startsWith('spiffe://' + obj.name)",
+        "s.endsWith(s + s)",
+        "s.startsWith(s + '')",
+        "s.endsWith('' + '')",
+        "'ab'.startsWith('a' + 'b') && 'ab'.endsWith('a' + 'b')",
+    ] {
+        let fast = env.compile(rule).unwrap_or_else(|e| panic!("{rule}: {e}"));
+        let plain = env.compile_unchecked(rule).unwrap_or_else(|e| panic!("{rule}: {e}"));
+        for input in ["", "web.svc", "x.web.svc", "spiffe://web/x", "spiffe://we", "aa", "a"] {
+            let values = bindings(&env, input);
+            assert_eq!(
+                fast.eval_with_limit(&values, DEFAULT_COST_LIMIT),
+                plain.eval_with_limit(&values, DEFAULT_COST_LIMIT),
+                "{rule} with s = {input:?}"
+            );
+        }
+    }
+}

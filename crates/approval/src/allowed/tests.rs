@@ -19,7 +19,14 @@ fn evaluate_with(allowed: Value, cr: &CertificateRequest, csr: &DecodedCsr) -> O
         groups: vec!["dev".into()],
     };
     let attrs = RequestAttributes::new(cr, csr);
-    match evaluate(&Context { cel: &cel, cr: &BoundRequest::new(&variable) }, &attrs, allowed.as_ref(), false).0 {
+    match evaluate(
+        &Context { cel: &cel, cr: &BoundRequest::new(&variable) },
+        &attrs,
+        allowed.as_ref(),
+        false,
+    )
+    .0
+    {
         Verdict::NotDenied => None,
         Verdict::Denied(message) => Some(message),
     }
@@ -227,6 +234,23 @@ fn compile_and_runtime_errors_deny_as_internal_errors_and_collapse() {
     request.san.uris = strings(&["spiffe://x"]);
     let message = evaluate_csr(allowed, &request).expect("denied");
     assert!(message.starts_with("spec.allowed.uris.validations[0]: Internal error: "), "{message}");
+}
+
+/// A rule that would run for minutes is stopped by the cost limit and denies, with
+/// the text users script against (`cost limit exceeded`).
+#[test]
+fn a_runaway_rule_denies_with_cost_limit_exceeded() {
+    let ten = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]";
+    let rule = format!(
+        "size({ten}.map(a, {ten}.map(b, {ten}.map(c, {ten}.map(d, {ten}.map(e, {ten}.map(f, 0))))))) > 0"
+    );
+    let allowed = json!({"dnsNames": {"validations": [{"rule": rule}]}});
+    let message = evaluate_csr(allowed, &with_dns(&["a"])).expect("denied");
+    assert_eq!(
+        message,
+        "spec.allowed.dnsNames.validations[0]: Internal error: \
+         operation cancelled: actual cost limit exceeded"
+    );
 }
 
 #[test]
@@ -460,8 +484,12 @@ fn explain_records_every_attribute_in_order() {
     let attrs = RequestAttributes::new(&request, &csr);
     let allowed: Allowed =
         serde_json::from_value(json!({"dnsNames": {"values": ["*.example.com"]}})).expect("valid");
-    let (verdict, checks) =
-        evaluate(&Context { cel: &cel, cr: &BoundRequest::new(&variable) }, &attrs, Some(&allowed), true);
+    let (verdict, checks) = evaluate(
+        &Context { cel: &cel, cr: &BoundRequest::new(&variable) },
+        &attrs,
+        Some(&allowed),
+        true,
+    );
     assert!(matches!(verdict, Verdict::Denied(_)));
     let names: Vec<&str> = checks.iter().map(|c| c.attribute.as_str()).collect();
     assert_eq!(

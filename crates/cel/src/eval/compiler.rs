@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use super::library::regex;
 use super::node::{
-    Call, Candidate, Dispatch, Element, Entry, Fold, FoldStep, Node, Select, SelectKind, Target,
+    Affix, AffixKind, Call, Candidate, Dispatch, Element, Entry, Fold, FoldStep, Node, Select,
+    SelectKind, Target, borrowed_cost,
 };
 use super::{Environment, Impl, Program};
 use crate::CompileError;
@@ -63,11 +64,13 @@ impl<'a> Compiler<'a> {
                 };
                 let zero = self.field_zero(e, operand);
                 let operand = self.expr(operand)?;
+                let operand_cost = borrowed_cost(&operand);
                 Node::Select(Box::new(Select {
                     operand,
                     field: Arc::from(field.as_str()),
                     kind,
                     zero,
+                    operand_cost,
                 }))
             }
             ExprKind::Call { target, function, args } => {
@@ -159,6 +162,11 @@ impl<'a> Compiler<'a> {
                 _ => {}
             }
         }
+        if let (Some(subject), [arg]) = (target, args)
+            && let Some(affix) = self.affix(e, subject, arg)?
+        {
+            return Ok(affix);
+        }
         let (name, style, mut nodes) = match target {
             Some(t) if self.is_namespace(e, t, function) => {
                 let prefix = qualified_name(t).unwrap_or_default();
@@ -171,6 +179,52 @@ impl<'a> Compiler<'a> {
             nodes.push(self.expr(arg)?);
         }
         self.dispatch(e, &name, style, nodes)
+    }
+
+    /// `subject.endsWith(left + right)` or `.startsWith(...)` on checked strings: the
+    /// affix test of the policy rules' favourite shape (`self.endsWith(cr.namespace +
+    /// '.svc')`), compiled so that the concatenation is never built.
+    fn affix(
+        &mut self,
+        e: &Expr,
+        subject: &Expr,
+        arg: &Expr,
+    ) -> Result<Option<Node>, CompileError> {
+        let Some(checked) = self.checked else { return Ok(None) };
+        let single = |id: u32| match checked.reference(crate::syntax::NodeId(id)) {
+            Some(Reference::Call { overload_ids, .. }) if overload_ids.len() == 1 => {
+                overload_ids.first().cloned()
+            }
+            _ => None,
+        };
+        let kind = match single(e.id.0).as_deref() {
+            Some("ends_with_string") => AffixKind::Suffix,
+            Some("starts_with_string") => AffixKind::Prefix,
+            _ => return Ok(None),
+        };
+        let ExprKind::Call { target: None, function, args } = &arg.kind else { return Ok(None) };
+        let [left, right] = args.as_slice() else { return Ok(None) };
+        if function != operators::ADD || single(arg.id.0).as_deref() != Some("add_string") {
+            return Ok(None);
+        }
+        let decls = self.env.declarations();
+        let cost = |id: &str| decls.overload(id).map(|(_, o)| o.cost);
+        let test_id =
+            if kind == AffixKind::Suffix { "ends_with_string" } else { "starts_with_string" };
+        let (Some(concat_cost), Some(test_cost)) = (cost("add_string"), cost(test_id)) else {
+            return Ok(None);
+        };
+        let (subject, left, right) = (self.expr(subject)?, self.expr(left)?, self.expr(right)?);
+        let operand_cost = borrowed_cost(&subject) + borrowed_cost(&left) + borrowed_cost(&right);
+        Ok(Some(Node::Affix(Box::new(Affix {
+            kind,
+            subject,
+            left,
+            right,
+            concat_cost,
+            test_cost,
+            operand_cost,
+        }))))
     }
 
     /// Whether `target.function(...)` is the namespaced global `target.function`
@@ -220,6 +274,7 @@ impl<'a> Compiler<'a> {
             let mut args = args;
             let subject = args.swap_remove(0);
             return Ok(Node::Matches {
+                operand_cost: borrowed_cost(&subject),
                 subject: Box::new(subject),
                 regex: Arc::new(regex),
                 cost: cost.unwrap_or(crate::check::CostHint::Constant(1)),
@@ -249,6 +304,7 @@ impl<'a> Compiler<'a> {
         };
         Ok(Node::Call(Box::new(Call {
             function: Arc::from(name),
+            operand_cost: args.iter().map(borrowed_cost).sum(),
             args: args.into_boxed_slice(),
             dispatch,
         })))
@@ -353,6 +409,7 @@ fn map_insert_call(args: Vec<Node>) -> Node {
     };
     Node::Call(Box::new(Call {
         function: Arc::from(MAP_INSERT),
+        operand_cost: args.iter().map(borrowed_cost).sum(),
         args: args.into_boxed_slice(),
         dispatch: Dispatch::Single(Target {
             implementation,

@@ -8,6 +8,7 @@ use super::compiler::Compiler;
 use super::{Functions, Program};
 use crate::CompileError;
 use crate::check::{self, DeclError, Declarations, Type};
+use crate::cost::{self, CostEstimate, SizeBounds};
 use crate::syntax::{self, ParserOptions};
 use crate::value::Value;
 
@@ -95,6 +96,26 @@ impl Environment {
         let checked =
             check::check(&ast, &self.decls).map_err(|e| CompileError::new(e.render(source)))?;
         Compiler::new(self, Some(&checked)).program(&ast, source, checked.root_type().clone())
+    }
+
+    /// [`Environment::compile`], and the static cost estimate of the result given the
+    /// size bounds of the inputs (see [`crate::cost`]).
+    pub fn compile_estimated(
+        &self,
+        source: &str,
+        bounds: &SizeBounds,
+    ) -> Result<(Program, CostEstimate), CompileError> {
+        let ast = syntax::parse_with(source, &self.parser)
+            .map_err(|e| CompileError::new(e.to_string()))?;
+        let checked =
+            check::check(&ast, &self.decls).map_err(|e| CompileError::new(e.render(source)))?;
+        let estimate = cost::estimate(&ast, &checked, &self.decls, bounds);
+        let program = Compiler::new(self, Some(&checked)).program(
+            &ast,
+            source,
+            checked.root_type().clone(),
+        )?;
+        Ok((program, estimate))
     }
 
     /// Parses and compiles `source` without type-checking it: calls dispatch on the

@@ -37,6 +37,19 @@ impl Impl {
         }
     }
 
+    /// Calls the implementation with borrowed arguments (the interpreter's path: it
+    /// passes variables and constants without cloning them).
+    pub fn call_refs(&self, args: &[&Value]) -> FnResult {
+        match (self, args) {
+            (Impl::Nullary(f), []) => f(),
+            (Impl::Unary(f), [a]) => f(a),
+            (Impl::Binary(f), [a, b]) => f(a, b),
+            (Impl::Ternary(f), [a, b, c]) => f(a, b, c),
+            (Impl::Variadic(f), args) => f(&args.iter().map(|a| (*a).clone()).collect::<Vec<_>>()),
+            _ => Err(arity_error(args.len())),
+        }
+    }
+
     /// Calls the implementation with `args` (whose length the compiler checked).
     pub fn call(&self, args: &[Value]) -> FnResult {
         match (self, args) {
@@ -45,12 +58,13 @@ impl Impl {
             (Impl::Binary(f), [a, b]) => f(a, b),
             (Impl::Ternary(f), [a, b, c]) => f(a, b, c),
             (Impl::Variadic(f), args) => f(args),
-            _ => Err(ValueError::Message(format!(
-                "internal error: implementation called with {} arguments",
-                args.len()
-            ))),
+            _ => Err(arity_error(args.len())),
         }
     }
+}
+
+fn arity_error(n: usize) -> ValueError {
+    ValueError::Message(format!("internal error: implementation called with {n} arguments"))
 }
 
 impl std::fmt::Debug for Impl {

@@ -33,8 +33,13 @@ pub(crate) enum Node {
         subject: Box<Node>,
         regex: Arc<regex::Regex>,
         cost: CostHint,
+        /// [`borrowed_cost`] of the subject, charged by this node.
+        operand_cost: u64,
     },
     Fold(Box<Fold>),
+    /// `s.endsWith(a + b)` / `s.startsWith(a + b)` on strings, tested without building
+    /// `a + b`; charged as the two calls would be.
+    Affix(Box<Affix>),
     /// A node that can only fail (e.g. a message literal the environment cannot build).
     Fail(Arc<str>),
 }
@@ -69,6 +74,8 @@ pub(crate) struct Select {
     pub kind: SelectKind,
     /// The zero value of the field's declared type, for an object field left unset.
     pub zero: Option<Value>,
+    /// [`borrowed_cost`] of the operand, charged by this node.
+    pub operand_cost: u64,
 }
 
 /// A function call with its candidate implementations.
@@ -78,6 +85,8 @@ pub(crate) struct Call {
     pub function: Arc<str>,
     pub args: Box<[Node]>,
     pub dispatch: Dispatch,
+    /// Sum of [`borrowed_cost`] over the arguments, charged by this node.
+    pub operand_cost: u64,
 }
 
 #[derive(Debug)]
@@ -122,4 +131,37 @@ pub(crate) enum FoldStep {
     /// `accu = {}; for each: if filter { accu[key] = value }; accu`; `key` absent for
     /// `transformMapEntry`, whose `value` is a map of entries to add.
     CollectMap { filter: Option<Node>, key: Option<Node>, value: Node },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AffixKind {
+    Prefix,
+    Suffix,
+}
+
+#[derive(Debug)]
+pub(crate) struct Affix {
+    pub kind: AffixKind,
+    pub subject: Node,
+    pub left: Node,
+    pub right: Node,
+    /// Costs of `_+_` (`add_string`) and of the test, from their declarations.
+    pub concat_cost: CostHint,
+    pub test_cost: CostHint,
+    /// Sum of [`borrowed_cost`] over subject, left and right, charged by this node.
+    pub operand_cost: u64,
+}
+
+/// What evaluating `node` as a borrowed operand costs, for the chains the interpreter
+/// borrows without evaluating: constants (0), variables (1) and plain field selections
+/// of them (1 more per field). Such operands charge nothing themselves; the node using
+/// them charges this sum once, so a call costs one addition to the counter instead of
+/// one per operand (each a dependent read-modify-write). Other nodes charge themselves:
+/// 0 here.
+pub(crate) fn borrowed_cost(node: &Node) -> u64 {
+    match node {
+        Node::Var { .. } => 1,
+        Node::Select(s) if s.kind == SelectKind::Plain => 1 + s.operand_cost,
+        _ => 0,
+    }
 }

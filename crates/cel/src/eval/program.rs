@@ -38,11 +38,14 @@ impl Program {
     /// Evaluates with the variables bound by slot (see [`super::Environment::slot`])
     /// and the [`DEFAULT_COST_LIMIT`].
     pub fn eval(&self, variables: &[Value]) -> Result<Value, EvalError> {
-        self.eval_with_limit(variables, DEFAULT_COST_LIMIT).map(|e| e.value)
+        let mut interpreter =
+            Interpreter::new(variables, self.locals, Budget::new(DEFAULT_COST_LIMIT));
+        interpreter.run(&self.root)
     }
 
     /// Evaluates with a cost budget of `limit`; going over it fails the evaluation
-    /// with [`COST_LIMIT_EXCEEDED`] as soon as the charge that crosses it is made.
+    /// with [`COST_LIMIT_EXCEEDED`] (see the interpreter for when the budget is
+    /// compared), and reports the cost.
     pub fn eval_with_limit(&self, variables: &[Value], limit: u64) -> Result<Evaluated, EvalError> {
         let mut interpreter = Interpreter::new(variables, self.locals, Budget::new(limit));
         let value = interpreter.run(&self.root)?;

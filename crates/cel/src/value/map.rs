@@ -104,6 +104,20 @@ impl MapValue {
         MapKey::for_lookup(key).and_then(|k| self.0.get(&k))
     }
 
+    /// The value at string key `key`. Small maps are scanned, which avoids building an
+    /// owned key for the lookup; larger ones are searched, so the work stays
+    /// logarithmic whatever the map's size.
+    pub fn get_str(&self, key: &str) -> Option<&Value> {
+        const SCAN_UP_TO: usize = 8;
+        if self.0.len() > SCAN_UP_TO {
+            return self.0.get(&MapKey::String(Arc::from(key)));
+        }
+        self.0.iter().find_map(|(k, v)| match k {
+            MapKey::String(s) if &**s == key => Some(v),
+            _ => None,
+        })
+    }
+
     pub fn len(&self) -> usize {
         self.0.len()
     }
