@@ -7,6 +7,7 @@
 
 pub mod certificate_request;
 pub mod conditions;
+pub mod review;
 
 mod csr_match;
 mod error;

@@ -1,0 +1,73 @@
+//! The webhook entry point: an AdmissionReview in, an AdmissionReview out.
+//!
+//! INTERFACE CONTRACT (issue #4) — implemented by the admission engineer; the webhook
+//! server codes against these names and signatures.
+
+use std::future::Future;
+
+use certgate_rbac::{AccessDecision, AccessReview, AuthorizerError};
+
+/// Largest AdmissionReview body accepted (the API server's own request limit).
+pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
+
+/// Which webhook path the API server called.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Endpoint {
+    Mutate,
+    Validate,
+}
+
+/// Asks whether a user may do something (in a cluster: a SubjectAccessReview).
+pub trait AccessChecker: Send + Sync {
+    fn check(
+        &self,
+        review: &AccessReview,
+    ) -> impl Future<Output = Result<AccessDecision, AuthorizerError>> + Send;
+}
+
+/// How API discovery names an issuer kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResolvedKind {
+    /// The resource plural, e.g. `issuers`.
+    pub plural: String,
+    pub namespaced: bool,
+}
+
+/// Why discovery could not answer (any such error denies the request).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct DiscoveryError {
+    pub message: String,
+}
+
+/// Resolves an issuer `group`/`kind` to its resource through API discovery.
+pub trait KindResolver: Send + Sync {
+    /// `Ok(None)` when the group or kind does not exist.
+    fn resolve(
+        &self,
+        group: &str,
+        kind: &str,
+    ) -> impl Future<Output = Result<Option<ResolvedKind>, DiscoveryError>> + Send;
+}
+
+/// What the server needs besides the response body: for logs and metrics.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Handled {
+    /// The AdmissionReview response, serialized.
+    pub body: Vec<u8>,
+    /// `group/version/resource[/subresource]` of the request, e.g.
+    /// `cert-manager.io/v1/certificaterequests/status`.
+    pub resource: String,
+    /// `CREATE`, `UPDATE`, ...
+    pub operation: String,
+    pub allowed: bool,
+}
+
+/// A request the webhook cannot even answer with an AdmissionReview: the server
+/// replies with this HTTP status and message (never "allowed").
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Rejection {
+    pub status: u16,
+    pub message: String,
+}
