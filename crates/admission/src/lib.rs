@@ -3,14 +3,28 @@
 //!
 //! - [`certificate_request`]: CREATE validation of a CertificateRequest.
 //! - [`conditions`]: the `Approved` / `Denied` condition rules, shared with UPDATE.
+//! - [`review`]: the webhook entry point, [`review::Admission`], from AdmissionReview bytes
+//!   to AdmissionReview bytes; its modules: `wire` (the JSON shapes), `route` (dispatch),
+//!   `objects` (decoding), `identity`, `signer`, `update`, `cr_review`, `policy_review`
+//!   (the rules) and `verdict` (the answer).
 #![forbid(unsafe_code)]
 
 pub mod certificate_request;
 pub mod conditions;
 pub mod review;
 
+mod cr_review;
 mod csr_match;
 mod error;
+mod handler;
+mod identity;
 mod issuer_ref;
+mod objects;
+mod policy_review;
 mod request;
+mod route;
+mod signer;
+mod update;
 mod usages;
+mod verdict;
+mod wire;

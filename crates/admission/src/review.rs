@@ -1,11 +1,14 @@
 //! The webhook entry point: an AdmissionReview in, an AdmissionReview out.
 //!
-//! INTERFACE CONTRACT (issue #4) — implemented by the admission engineer; the webhook
-//! server codes against these names and signatures.
+//! The webhook server codes against these names and signatures (issue #4): it hands the
+//! body to [`Admission::handle`] and writes back [`Handled::body`], or the [`Rejection`]'s
+//! status and message.
 
 use std::future::Future;
 
 use certgate_rbac::{AccessDecision, AccessReview, AuthorizerError};
+
+pub use crate::handler::{Admission, RESOURCE_UNSET};
 
 /// Largest AdmissionReview body accepted (the API server's own request limit).
 pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;

@@ -20,6 +20,9 @@ pub enum Command {
     /// Print the CustomResourceDefinitions certgate serves.
     #[command(long_about = CRDS_LONG_ABOUT)]
     Crds(CrdsArgs),
+    /// Serve the admission webhook for CertificateRequests and CertificateRequestPolicies.
+    #[command(long_about = WEBHOOK_LONG_ABOUT)]
+    Webhook(crate::commands::webhook::WebhookArgs),
 }
 
 const CHECK_LONG_ABOUT: &str = "\
@@ -56,6 +59,29 @@ List.
 Examples:
   certgate crds | kubectl apply --server-side -f -
   certgate crds -o json > crds.json";
+
+const WEBHOOK_LONG_ABOUT: &str = "\
+Serve the admission webhook for CertificateRequests and CertificateRequestPolicies.
+
+Answers admission.k8s.io/v1 AdmissionReviews over HTTPS (TLS 1.2 and 1.3):
+  POST /mutate    stamps the requester's identity on new CertificateRequests
+  POST /validate  checks CertificateRequests (identity, spec, immutability, Approved and
+                  Denied conditions, the signer permission check on status updates) and
+                  CertificateRequestPolicies, with cert-manager's and approver-policy's messages
+  GET /healthz    200 while the process runs
+  GET /readyz     200 once serving with a loaded certificate, 503 while shutting down
+  GET /metrics    OpenMetrics text: certgate_webhook_requests_total{path,resource,operation,
+                  result} and certgate_webhook_request_duration_seconds{path}
+
+Bodies over 3 MiB are refused with 413. The certificate files are re-read every
+--tls-reload-interval and a changed valid pair is served without restart. SIGTERM or SIGINT stop
+accepting connections and let in-flight requests finish within --shutdown-grace-period. Logs go
+to standard error and never contain request objects, users' tokens or keys.
+
+Examples:
+  certgate webhook --tls-cert-file /tls/tls.crt --tls-private-key-file /tls/tls.key \\
+    --log-format json
+  certgate webhook --dev-self-signed --listen 127.0.0.1:9443 --ca-bundle-out ca.crt";
 
 /// Arguments of `certgate check`.
 #[derive(Debug, Args)]

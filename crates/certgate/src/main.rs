@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use certgate::cli::{Cli, Command};
-use certgate::commands::{check, crds};
+use certgate::commands::{check, crds, webhook};
 use clap::Parser;
 
 fn main() -> ExitCode {
@@ -37,6 +37,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .write_all(text.as_bytes())
                 .and_then(|()| stdout.flush())
                 .map_err(crds::CrdsError::Io)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Webhook(args) => {
+            webhook::run(&args, &mut stdout)?;
             Ok(ExitCode::SUCCESS)
         }
     }

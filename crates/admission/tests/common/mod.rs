@@ -114,3 +114,5 @@ pub fn shown(request: &[u8]) -> String {
     let text = if text.len() > 100 { format!("{}...", &text[..97]) } else { text.to_owned() };
     format!("\"{}\"", text.replace('\n', "\\n"))
 }
+
+pub mod webhook;

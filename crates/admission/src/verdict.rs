@@ -1,0 +1,93 @@
+//! What the webhook answers to one request, before it is written as an AdmissionResponse.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+
+use crate::review::Rejection;
+use crate::wire::{self, AdmissionResponse, Status};
+
+/// Why a request was denied: its rules said no (403, as upstream answers every plugin
+/// error), or the review itself could not be evaluated (400).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DenialKind {
+    Forbidden,
+    BadRequest,
+}
+
+/// The answer to one admission request.
+#[derive(Debug)]
+pub(crate) enum Verdict {
+    Allowed { patch: Option<json_patch::Patch>, warnings: Vec<String> },
+    Denied { kind: DenialKind, message: String, warnings: Vec<String> },
+}
+
+impl Verdict {
+    pub(crate) fn allowed() -> Self {
+        Verdict::Allowed { patch: None, warnings: Vec::new() }
+    }
+
+    pub(crate) fn forbidden(message: impl Into<String>) -> Self {
+        Verdict::Denied {
+            kind: DenialKind::Forbidden,
+            message: message.into(),
+            warnings: Vec::new(),
+        }
+    }
+
+    pub(crate) fn bad_request(message: impl Into<String>) -> Self {
+        Verdict::Denied {
+            kind: DenialKind::BadRequest,
+            message: message.into(),
+            warnings: Vec::new(),
+        }
+    }
+
+    pub(crate) fn is_allowed(&self) -> bool {
+        matches!(self, Verdict::Allowed { .. })
+    }
+
+    /// The serialized AdmissionReview answering request `uid`.
+    pub(crate) fn to_body(&self, uid: &str) -> Result<Vec<u8>, Rejection> {
+        let response = match self {
+            Verdict::Allowed { patch, warnings } => {
+                // An empty patch is left out, as upstream sends none when nothing changed.
+                let patch = match patch {
+                    Some(patch) if !patch.0.is_empty() => Some(encode_patch(patch)?),
+                    _ => None,
+                };
+                AdmissionResponse {
+                    uid,
+                    allowed: true,
+                    status: None,
+                    patch_type: patch.as_ref().map(|_| "JSONPatch"),
+                    patch,
+                    warnings,
+                }
+            }
+            Verdict::Denied { kind, message, warnings } => {
+                let (code, reason) = match kind {
+                    DenialKind::Forbidden => (403, "Forbidden"),
+                    DenialKind::BadRequest => (400, "BadRequest"),
+                };
+                let status = Status { code, message: message.clone(), reason, status: "Failure" };
+                AdmissionResponse {
+                    uid,
+                    allowed: false,
+                    status: Some(status),
+                    patch_type: None,
+                    patch: None,
+                    warnings,
+                }
+            }
+        };
+        wire::serialize(response)
+    }
+}
+
+fn encode_patch(patch: &json_patch::Patch) -> Result<String, Rejection> {
+    let json = serde_json::to_vec(patch).map_err(|err| Rejection {
+        status: 500,
+        message: format!("the JSON patch could not be serialized: {err}"),
+    })?;
+    Ok(STANDARD.encode(json))
+}

@@ -1,0 +1,215 @@
+//! Anything that cannot be evaluated is rejected or denied, never allowed.
+
+mod common;
+
+use certgate_admission::review::{Endpoint, MAX_BODY_BYTES, RESOURCE_UNSET, Rejection};
+use common::webhook::*;
+use common::{cr, valid_spec};
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+
+fn create_review() -> Value {
+    review(Target::CertificateRequests, "CREATE", alice(), cr_object(&cr(valid_spec())), None)
+}
+
+fn rejection(body: &[u8]) -> Rejection {
+    send(&permissive(), Endpoint::Validate, body).unwrap_err()
+}
+
+/// A denial for a review that could not be evaluated: 400 BadRequest.
+fn bad_request(endpoint: Endpoint, review: &Value) -> String {
+    let answer = answer(&permissive(), endpoint, review);
+    assert!(!answer.allowed);
+    assert_eq!(answer.code, Some(400));
+    assert_eq!(answer.reason.as_deref(), Some("BadRequest"));
+    answer.message.unwrap_or_default()
+}
+
+#[test]
+fn the_handle_future_is_send() {
+    fn assert_send<T: Send>(_: &T) {}
+    let admission = permissive();
+    assert_send(&admission.handle(Endpoint::Validate, b"{}"));
+}
+
+#[test]
+fn an_oversize_body_is_rejected_with_413() {
+    let mut body = serde_json::to_vec(&create_review()).unwrap();
+    body.resize(MAX_BODY_BYTES + 1, b' ');
+    let rejected = rejection(&body);
+    assert_eq!(rejected.status, 413);
+    assert_eq!(
+        rejected.message,
+        format!(
+            "the AdmissionReview is {} bytes, more than the 3145728 accepted",
+            MAX_BODY_BYTES + 1
+        )
+    );
+    // Whitespace up to the limit is still read.
+    body.truncate(MAX_BODY_BYTES);
+    assert!(send(&permissive(), Endpoint::Validate, &body).is_ok());
+}
+
+#[test]
+fn bodies_that_name_no_request_are_rejected_with_400() {
+    let cases: [(&[u8], &str); 8] = [
+        (b"", "the body is not an AdmissionReview: expected a JSON object"),
+        (b"[\"admission.k8s.io/v1\", \"AdmissionReview\"]", "the body is not an AdmissionReview: expected a JSON object"),
+        (b" {\"apiVersion\":", "the body is not JSON: EOF while parsing a value at line 1 column 15"),
+        (
+            br#"{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":7}}"#,
+            "the AdmissionReview request has no uid to answer to",
+        ),
+        (
+            br#"{"apiVersion":1}"#,
+            "expected apiVersion \"admission.k8s.io/v1\" and kind \"AdmissionReview\", got \"\" and \"\"; register the webhook with admissionReviewVersions [\"v1\"]",
+        ),
+        (
+            br#"{"apiVersion":"admission.k8s.io/v1beta1","kind":"AdmissionReview","request":{"uid":"u"}}"#,
+            "expected apiVersion \"admission.k8s.io/v1\" and kind \"AdmissionReview\", got \"admission.k8s.io/v1beta1\" and \"AdmissionReview\"; register the webhook with admissionReviewVersions [\"v1\"]",
+        ),
+        (
+            br#"{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview"}"#,
+            "the AdmissionReview has no request; the API server always sends one",
+        ),
+        (
+            br#"{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"operation":"CREATE"}}"#,
+            "the AdmissionReview request has no uid to answer to",
+        ),
+    ];
+    for (body, message) in cases {
+        assert_eq!(rejection(body), Rejection { status: 400, message: message.to_owned() });
+    }
+}
+
+#[test]
+fn a_mistyped_review_with_a_uid_is_denied() {
+    let mut review = create_review();
+    review["request"]["userInfo"]["groups"] = json!("system:masters");
+    let message = bad_request(Endpoint::Mutate, &review);
+    assert!(
+        message.starts_with("the AdmissionReview request is malformed: invalid type: string \"system:masters\", expected a sequence"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_request_without_resource_is_denied_with_upstreams_message() {
+    for endpoint in [Endpoint::Mutate, Endpoint::Validate] {
+        let mut review = create_review();
+        review["request"].as_object_mut().unwrap().remove("resource");
+        assert_eq!(forbidden(&permissive(), endpoint, &review), RESOURCE_UNSET);
+        review["request"]["resource"] = json!({"group": "", "version": "", "resource": ""});
+        assert_eq!(forbidden(&permissive(), endpoint, &review), RESOURCE_UNSET);
+    }
+    assert_eq!(RESOURCE_UNSET, "internal error: admission request Resource field is unset");
+}
+
+#[test]
+fn an_object_of_the_wrong_kind_is_denied() {
+    for endpoint in [Endpoint::Mutate, Endpoint::Validate] {
+        let mut review = create_review();
+        review["request"]["object"]["kind"] = json!("Certificate");
+        assert_eq!(
+            bad_request(endpoint, &review),
+            "request.object has apiVersion \"cert-manager.io/v1\" and kind \"Certificate\", \
+expected \"cert-manager.io/v1\" and \"CertificateRequest\""
+        );
+    }
+    let mut review =
+        review(Target::Policies, "CREATE", alice(), cr_object(&cr(valid_spec())), None);
+    assert_eq!(
+        bad_request(Endpoint::Validate, &review),
+        "request.object has apiVersion \"cert-manager.io/v1\" and kind \"CertificateRequest\", \
+expected \"policy.cert-manager.io/v1alpha1\" and \"CertificateRequestPolicy\""
+    );
+    review["request"]["object"] = json!("not an object");
+    assert_eq!(
+        bad_request(Endpoint::Validate, &review),
+        "request.object has apiVersion \"\" and kind \"\", \
+expected \"policy.cert-manager.io/v1alpha1\" and \"CertificateRequestPolicy\""
+    );
+}
+
+#[test]
+fn objects_that_do_not_decode_or_are_missing_are_denied() {
+    let mut sent = create_review();
+    sent["request"]["object"]["spec"]["request"] = json!("not base64!");
+    let message = bad_request(Endpoint::Validate, &sent);
+    assert!(
+        message.starts_with(
+            "request.object is not a valid cert-manager.io/v1 CertificateRequest: invalid base64"
+        ),
+        "{message}"
+    );
+
+    let mut sent = create_review();
+    sent["request"]["object"]["spec"] = json!([]);
+    assert_eq!(
+        bad_request(Endpoint::Mutate, &sent),
+        "request.object has no `spec` object to stamp the requester identity into"
+    );
+
+    for endpoint in [Endpoint::Mutate, Endpoint::Validate] {
+        let mut sent = create_review();
+        sent["request"]["object"] = Value::Null;
+        assert_eq!(
+            bad_request(endpoint, &sent),
+            match endpoint {
+                Endpoint::Mutate => {
+                    "request.object is missing; it must hold the CertificateRequest being created"
+                }
+                Endpoint::Validate => {
+                    "request.object is missing; it must hold the CertificateRequest being admitted"
+                }
+            }
+        );
+    }
+
+    let object = cr_object(&cr(valid_spec()));
+    let update = review(Target::CertificateRequestsStatus, "UPDATE", alice(), object, None);
+    assert_eq!(
+        bad_request(Endpoint::Validate, &update),
+        "request.oldObject is missing; it must hold the CertificateRequest being admitted"
+    );
+}
+
+#[test]
+fn resources_and_operations_without_rules_are_denied() {
+    let mut certificate = create_review();
+    certificate["request"]["resource"]["resource"] = json!("certificates");
+    assert_eq!(
+        bad_request(Endpoint::Validate, &certificate),
+        "certgate does not admit CREATE of cert-manager.io/v1/certificates on /validate: it handles \
+CREATE and UPDATE of cert-manager.io/v1 certificaterequests (and their status) and CREATE, UPDATE \
+and DELETE of policy.cert-manager.io/v1alpha1 certificaterequestpolicies; check the webhook \
+configuration's rules"
+    );
+
+    let object = cr_object(&cr(valid_spec()));
+    let update = review(
+        Target::CertificateRequests,
+        "UPDATE",
+        alice(),
+        object.clone(),
+        Some(object.clone()),
+    );
+    assert_eq!(
+        bad_request(Endpoint::Mutate, &update),
+        "certgate does not admit UPDATE of cert-manager.io/v1/certificaterequests on /mutate: it \
+handles only CREATE of cert-manager.io/v1 certificaterequests; check the webhook configuration's rules"
+    );
+
+    let policy = review(Target::Policies, "CREATE", alice(), json!({}), None);
+    assert!(bad_request(Endpoint::Mutate, &policy).starts_with("certgate does not admit CREATE of policy.cert-manager.io/v1alpha1/certificaterequestpolicies on /mutate"));
+
+    let mut connect = create_review();
+    connect["request"]["operation"] = json!("CONNECT");
+    assert!(
+        bad_request(Endpoint::Validate, &connect).starts_with("certgate does not admit CONNECT of")
+    );
+
+    let mut v1beta1 = create_review();
+    v1beta1["request"]["resource"]["version"] = json!("v1beta1");
+    assert!(!answer(&permissive(), Endpoint::Validate, &v1beta1).allowed);
+}

@@ -1,0 +1,200 @@
+//! The HTTP routes: `/mutate`, `/validate`, `/healthz`, `/readyz`, `/metrics`.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use certgate_admission::review::{Endpoint, Handled, MAX_BODY_BYTES, Rejection};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use tracing::Instrument;
+
+use crate::handler::AdmissionHandler;
+use crate::metrics::{self, Metrics, Outcome};
+
+/// Whether `/readyz` reports ready: set once the server listens with a loaded certificate,
+/// cleared when shutdown begins so load balancers stop sending new requests.
+#[derive(Clone, Debug, Default)]
+pub struct Readiness(Arc<AtomicBool>);
+
+impl Readiness {
+    pub fn set(&self, ready: bool) {
+        self.0.store(ready, Ordering::Release);
+    }
+
+    pub fn is_ready(&self) -> bool {
+        self.0.load(Ordering::Acquire)
+    }
+}
+
+struct Shared<H> {
+    handler: Arc<H>,
+    metrics: Arc<Metrics>,
+    readiness: Readiness,
+}
+
+/// The webhook's routes over `handler`. Requests to other paths get 404, other methods 405.
+pub fn router<H: AdmissionHandler>(
+    handler: Arc<H>,
+    metrics: Arc<Metrics>,
+    readiness: Readiness,
+) -> Router {
+    let shared = Arc::new(Shared { handler, metrics, readiness });
+    Router::new()
+        .route("/mutate", post(mutate::<H>))
+        .route("/validate", post(validate::<H>))
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz::<H>))
+        .route("/metrics", get(metrics_text::<H>))
+        .with_state(shared)
+}
+
+async fn mutate<H: AdmissionHandler>(
+    State(shared): State<Arc<Shared<H>>>,
+    request: Request,
+) -> Response {
+    admit(&shared, Endpoint::Mutate, request).await
+}
+
+async fn validate<H: AdmissionHandler>(
+    State(shared): State<Arc<Shared<H>>>,
+    request: Request,
+) -> Response {
+    admit(&shared, Endpoint::Validate, request).await
+}
+
+fn path_of(endpoint: Endpoint) -> &'static str {
+    match endpoint {
+        Endpoint::Mutate => "/mutate",
+        Endpoint::Validate => "/validate",
+    }
+}
+
+/// Answers one admission request, then counts and logs it. The log line carries the
+/// request's resource, operation and outcome only: never the object, user or tokens.
+async fn admit<H: AdmissionHandler>(
+    shared: &Shared<H>,
+    endpoint: Endpoint,
+    request: Request,
+) -> Response {
+    let path = path_of(endpoint);
+    let span = tracing::info_span!("admission", path);
+    async move {
+        let started = Instant::now();
+        let result = match read_body(request).await {
+            Ok(body) => shared.handler.handle(endpoint, &body).await,
+            Err(rejection) => Err(rejection),
+        };
+        let elapsed = started.elapsed();
+        let micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
+        match result {
+            Ok(handled) => {
+                let outcome = if handled.allowed { Outcome::Allowed } else { Outcome::Denied };
+                shared.metrics.record(
+                    path,
+                    &handled.resource,
+                    &handled.operation,
+                    outcome,
+                    elapsed,
+                );
+                tracing::info!(
+                    resource = %handled.resource,
+                    operation = %handled.operation,
+                    result = outcome.as_str(),
+                    duration_us = micros,
+                    "answered admission request"
+                );
+                review_response(handled)
+            }
+            Err(rejection) => {
+                let status = status_of(&rejection);
+                shared.metrics.record(path, "", "", Outcome::Rejected, elapsed);
+                tracing::warn!(
+                    result = Outcome::Rejected.as_str(),
+                    status = status.as_u16(),
+                    reason = %rejection.message,
+                    duration_us = micros,
+                    "rejected admission request"
+                );
+                plain(status, rejection.message)
+            }
+        }
+    }
+    .instrument(span)
+    .await
+}
+
+/// Reads at most [`MAX_BODY_BYTES`]; a larger body (announced or actual) is a 413.
+async fn read_body(request: Request) -> Result<Bytes, Rejection> {
+    let too_large = || Rejection {
+        status: StatusCode::PAYLOAD_TOO_LARGE.as_u16(),
+        message: format!("the request body exceeds the limit of {MAX_BODY_BYTES} bytes"),
+    };
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if announced.is_some_and(|len| len > MAX_BODY_BYTES as u64) {
+        return Err(too_large());
+    }
+    match Limited::new(request.into_body(), MAX_BODY_BYTES).collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(err) if err.downcast_ref::<LengthLimitError>().is_some() => Err(too_large()),
+        Err(err) => Err(Rejection {
+            status: StatusCode::BAD_REQUEST.as_u16(),
+            message: format!("cannot read the request body: {err}"),
+        }),
+    }
+}
+
+/// A status outside 400..=599 would let a handler bug look like success: answer 500.
+fn status_of(rejection: &Rejection) -> StatusCode {
+    StatusCode::from_u16(rejection.status)
+        .ok()
+        .filter(|s| s.is_client_error() || s.is_server_error())
+        .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+}
+
+fn review_response(handled: Handled) -> Response {
+    let mut response = Response::new(Body::from(handled.body));
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+fn plain(status: StatusCode, message: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], message).into_response()
+}
+
+async fn healthz() -> Response {
+    plain(StatusCode::OK, "ok".to_owned())
+}
+
+async fn readyz<H: AdmissionHandler>(State(shared): State<Arc<Shared<H>>>) -> Response {
+    if shared.readiness.is_ready() {
+        plain(StatusCode::OK, "ok".to_owned())
+    } else {
+        plain(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "not ready: not serving with a loaded certificate".to_owned(),
+        )
+    }
+}
+
+async fn metrics_text<H: AdmissionHandler>(State(shared): State<Arc<Shared<H>>>) -> Response {
+    match shared.metrics.encode() {
+        Ok(text) => {
+            (StatusCode::OK, [(header::CONTENT_TYPE, metrics::CONTENT_TYPE)], text).into_response()
+        }
+        Err(err) => {
+            plain(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot encode metrics: {err}"))
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! Running the HTTPS server: bind, serve the router, reload certificates, shut down gracefully.
+
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum_server::Handle;
+use axum_server::tls_rustls::RustlsConfig;
+use tokio::task::JoinHandle;
+
+use crate::error::ServeError;
+use crate::handler::AdmissionHandler;
+use crate::metrics::Metrics;
+use crate::reload::CertificateWatcher;
+use crate::router::{Readiness, router};
+use crate::tls::{PemPair, server_config};
+
+/// Where the serving certificate comes from.
+#[derive(Debug)]
+pub enum TlsSource {
+    /// PEM files, re-read every `poll_interval`; a changed valid pair is served from then on.
+    Files { cert: PathBuf, key: PathBuf, poll_interval: Duration },
+    /// A fixed pair (`--dev-self-signed`).
+    Fixed(PemPair),
+}
+
+/// How to run the server.
+#[derive(Debug)]
+pub struct ServerOptions {
+    pub listen: SocketAddr,
+    pub tls: TlsSource,
+}
+
+/// A server that is listening with a loaded certificate.
+#[derive(Debug)]
+pub struct RunningServer {
+    local_addr: SocketAddr,
+    handle: Handle<SocketAddr>,
+    serving: JoinHandle<io::Result<()>>,
+    watcher: Option<JoinHandle<()>>,
+    readiness: Readiness,
+}
+
+/// Loads the certificate, binds `options.listen` and starts serving `handler` in the
+/// background. Returns once the socket listens, with `/readyz` reporting ready.
+pub async fn start<H: AdmissionHandler>(
+    options: ServerOptions,
+    handler: Arc<H>,
+    metrics: Arc<Metrics>,
+) -> Result<RunningServer, ServeError> {
+    let (pair, files) = match options.tls {
+        TlsSource::Files { cert, key, poll_interval } => {
+            (PemPair::read(&cert, &key).await?, Some((cert, key, poll_interval)))
+        }
+        TlsSource::Fixed(pair) => (pair, None),
+    };
+    let tls = RustlsConfig::from_config(server_config(&pair)?);
+
+    let bind_error = |source| ServeError::Bind { addr: options.listen, source };
+    let listener = std::net::TcpListener::bind(options.listen).map_err(bind_error)?;
+    listener.set_nonblocking(true).map_err(bind_error)?;
+    let local_addr = listener.local_addr().map_err(bind_error)?;
+
+    let readiness = Readiness::default();
+    let app = router(handler, metrics, readiness.clone());
+    let handle = Handle::new();
+    let server = axum_server::from_tcp_rustls(listener, tls.clone())
+        .map_err(bind_error)?
+        .handle(handle.clone());
+    let mut serving = tokio::spawn(server.serve(app.into_make_service()));
+    if handle.listening().await.is_none() {
+        // The server gave up before listening; its task holds the reason.
+        return Err(match (&mut serving).await {
+            Ok(Err(err)) => ServeError::Server(err),
+            Ok(Ok(())) => ServeError::Server(io::Error::other("stopped before listening")),
+            Err(join) => ServeError::Task(join),
+        });
+    }
+    readiness.set(true);
+
+    let watcher = files.map(|(cert, key, interval)| {
+        tokio::spawn(CertificateWatcher::new(cert, key, tls, pair).run(interval))
+    });
+    tracing::info!(address = %local_addr, "serving admission webhooks over HTTPS");
+    Ok(RunningServer { local_addr, handle, serving, watcher, readiness })
+}
+
+impl RunningServer {
+    /// The address actually bound (useful with port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// Serves until `signal` completes, then shuts down gracefully (see [`Self::shutdown`]).
+    /// Returns early with the error if the server stops by itself.
+    pub async fn run_until(
+        mut self,
+        signal: impl Future<Output = ()>,
+        grace: Duration,
+    ) -> Result<(), ServeError> {
+        tokio::select! {
+            () = signal => self.shutdown(grace).await,
+            ended = &mut self.serving => {
+                self.stop_watcher();
+                match ended {
+                    Ok(Ok(())) => Err(ServeError::Server(io::Error::other("stopped unexpectedly"))),
+                    Ok(Err(err)) => Err(ServeError::Server(err)),
+                    Err(join) => Err(ServeError::Task(join)),
+                }
+            }
+        }
+    }
+
+    /// Stops accepting connections, reports not ready, lets in-flight requests finish for
+    /// up to `grace`, then closes the remaining connections.
+    pub async fn shutdown(mut self, grace: Duration) -> Result<(), ServeError> {
+        self.readiness.set(false);
+        self.stop_watcher();
+        tracing::info!(grace_seconds = grace.as_secs_f64(), "shutting down");
+        self.handle.graceful_shutdown(Some(grace));
+        (&mut self.serving).await?.map_err(ServeError::Server)
+    }
+
+    fn stop_watcher(&mut self) {
+        if let Some(watcher) = self.watcher.take() {
+            watcher.abort();
+        }
+    }
+}
