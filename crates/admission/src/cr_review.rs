@@ -4,38 +4,35 @@
 
 use certgate_api::CertificateRequest;
 use certgate_api::field::{FieldError, aggregate_texts};
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::conditions::approval_added;
-use crate::objects::{CERTIFICATE_REQUEST, check_type, decode};
+use crate::objects::{CERTIFICATE_REQUEST, decode, present};
 use crate::review::{AccessChecker, KindResolver};
 use crate::route::Operation;
+use crate::stamp::StampObject;
 use crate::update::conditions;
 use crate::verdict::Verdict;
 use crate::wire::AdmissionRequest;
-use crate::{certificate_request, identity, signer, update};
+use crate::{certificate_request, identity, signer, stamp, update};
 
 /// `/mutate` CREATE: the patch stamping the requester's identity.
 ///
 /// The object is not decoded further: the API server checks it against the CRD schema
 /// only after mutation, and the validating webhook decodes it then.
-pub(crate) fn stamp_identity(request: &AdmissionRequest) -> Verdict {
-    let Some(object) = request.object.as_ref().filter(|v| !v.is_null()) else {
-        return Verdict::bad_request(
-            "request.object is missing; it must hold the CertificateRequest being created",
-        );
+pub(crate) fn stamp_identity(request: &AdmissionRequest<StampObject>) -> Verdict {
+    let object = match present(request.object.as_ref(), "object", CERTIFICATE_REQUEST, "created") {
+        Ok(object) => object,
+        Err(denied) => return denied,
     };
-    if let Err(denied) = check_type(object, "object", CERTIFICATE_REQUEST) {
-        return denied;
-    }
-    match identity::stamp(object, &request.user_info) {
-        Ok(patch) => Verdict::Allowed { patch: Some(patch), warnings: Vec::new() },
-        Err(err) => Verdict::bad_request(err.to_string()),
+    match stamp::stamp(object, &request.user_info) {
+        Ok(patch) => Verdict::Allowed { patch, warnings: Vec::new() },
+        Err(denied) => denied,
     }
 }
 
-fn decode_cr(value: Option<&Value>, field: &str) -> Result<CertificateRequest, Verdict> {
-    decode(value, field, CERTIFICATE_REQUEST)
+fn decode_cr(raw: Option<&RawValue>, field: &str) -> Result<CertificateRequest, Verdict> {
+    decode(raw, field)
 }
 
 fn texts(errors: Vec<FieldError>) -> impl Iterator<Item = String> {
@@ -46,10 +43,10 @@ fn texts(errors: Vec<FieldError>) -> impl Iterator<Item = String> {
 pub(crate) async fn validate<A: AccessChecker, K: KindResolver>(
     access: &A,
     kinds: &K,
-    request: &AdmissionRequest,
+    request: &AdmissionRequest<&RawValue>,
     operation: Operation,
 ) -> Verdict {
-    let new = match decode_cr(request.object.as_ref(), "object") {
+    let new = match decode_cr(request.object, "object") {
         Ok(cr) => cr,
         Err(denied) => return denied,
     };
@@ -60,7 +57,7 @@ pub(crate) async fn validate<A: AccessChecker, K: KindResolver>(
             messages.extend(texts(certificate_request::validate_create(&new)));
         }
         Operation::Update => {
-            let old = match decode_cr(request.old_object.as_ref(), "oldObject") {
+            let old = match decode_cr(request.old_object, "oldObject") {
                 Ok(cr) => cr,
                 Err(denied) => return denied,
             };

@@ -4,9 +4,11 @@ use std::sync::Arc;
 
 use certgate_approval::Approver;
 use certgate_cel::PolicyCel;
+use serde_json::value::RawValue;
 
 use crate::review::{AccessChecker, Endpoint, Handled, KindResolver, MAX_BODY_BYTES, Rejection};
 use crate::route::{Route, route, unhandled_message};
+use crate::stamp::StampObject;
 use crate::verdict::Verdict;
 use crate::wire::{self, AdmissionRequest, Parsed};
 use crate::{cr_review, policy_review};
@@ -49,39 +51,66 @@ impl<A: AccessChecker, K: KindResolver> Admission<A, K> {
                 ),
             });
         }
-        let request = match wire::parse(body)? {
-            Parsed::Request(request) => request,
-            Parsed::Malformed { uid, message } => {
-                let verdict = Verdict::bad_request(message);
-                return Ok(Handled {
-                    body: verdict.to_body(&uid)?,
-                    resource: String::new(),
-                    operation: String::new(),
-                    allowed: false,
-                });
+        match endpoint {
+            Endpoint::Mutate => {
+                let request = match wire::parse::<StampObject>(body)? {
+                    Parsed::Request(request) => request,
+                    Parsed::Malformed { uid, message } => return malformed(&uid, message),
+                };
+                answer(&request, mutate(&request))
             }
-        };
-        let verdict = self.decide(endpoint, &request).await;
-        Ok(Handled {
-            body: verdict.to_body(&request.uid)?,
-            resource: request.resource_label(),
-            operation: request.operation.clone(),
-            allowed: verdict.is_allowed(),
-        })
+            Endpoint::Validate => {
+                let request = match wire::parse::<&RawValue>(body)? {
+                    Parsed::Request(request) => request,
+                    Parsed::Malformed { uid, message } => return malformed(&uid, message),
+                };
+                answer(&request, self.validate(&request).await)
+            }
+        }
     }
 
-    async fn decide(&self, endpoint: Endpoint, request: &AdmissionRequest) -> Verdict {
+    async fn validate(&self, request: &AdmissionRequest<&RawValue>) -> Verdict {
         if request.resource.is_unset() {
             return Verdict::forbidden(RESOURCE_UNSET);
         }
-        match route(endpoint, request) {
-            Route::StampIdentity => cr_review::stamp_identity(request),
+        match route(Endpoint::Validate, request) {
             Route::ValidateCertificateRequest(operation) => {
                 cr_review::validate(&self.access, &self.kinds, request, operation).await
             }
             Route::ValidatePolicy => policy_review::validate(&self.approver, request),
             Route::Delete => Verdict::allowed(),
-            Route::Unhandled => Verdict::bad_request(unhandled_message(endpoint, request)),
+            Route::StampIdentity | Route::Unhandled => {
+                Verdict::bad_request(unhandled_message(Endpoint::Validate, request))
+            }
         }
     }
+}
+
+fn mutate(request: &AdmissionRequest<StampObject>) -> Verdict {
+    if request.resource.is_unset() {
+        return Verdict::forbidden(RESOURCE_UNSET);
+    }
+    match route(Endpoint::Mutate, request) {
+        Route::StampIdentity => cr_review::stamp_identity(request),
+        _ => Verdict::bad_request(unhandled_message(Endpoint::Mutate, request)),
+    }
+}
+
+/// The answer to a review that names its `uid` but cannot be read further.
+fn malformed(uid: &str, message: String) -> Result<Handled, Rejection> {
+    Ok(Handled {
+        body: Verdict::bad_request(message).to_body(uid)?,
+        resource: String::new(),
+        operation: String::new(),
+        allowed: false,
+    })
+}
+
+fn answer<O>(request: &AdmissionRequest<O>, verdict: Verdict) -> Result<Handled, Rejection> {
+    Ok(Handled {
+        body: verdict.to_body(&request.uid)?,
+        resource: request.resource_label(),
+        operation: request.operation.clone(),
+        allowed: verdict.is_allowed(),
+    })
 }

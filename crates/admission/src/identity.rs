@@ -1,46 +1,13 @@
 //! The requester identity of a CertificateRequest (`spec.uid`, `spec.username`,
-//! `spec.groups`, `spec.extra`): stamped on CREATE, checked on CREATE and UPDATE
-//! (cert-manager-requests spec §2).
+//! `spec.groups`, `spec.extra`), checked on CREATE and UPDATE (cert-manager-requests spec
+//! §2.2, §2.3); `stamp` writes it on CREATE.
 
 use std::collections::BTreeMap;
 
 use certgate_api::CertificateRequest;
 use certgate_api::field::{FieldError, Path};
-use serde_json::{Map, Value};
 
 use crate::wire::UserInfoIn;
-
-/// Why a CREATE object could not be stamped.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("request.object has no `spec` object to stamp the requester identity into")]
-pub(crate) struct NoSpec;
-
-/// The RFC 6902 patch that turns `object` into the same object carrying the requester's
-/// identity: uid, username and groups always written (`""`, `[]` when empty), `extra`
-/// replaced by the requester's extras, or removed when there are none.
-pub(crate) fn stamp(object: &Value, user: &UserInfoIn) -> Result<json_patch::Patch, NoSpec> {
-    let mut mutated = object.clone();
-    let spec = mutated.get_mut("spec").and_then(Value::as_object_mut).ok_or(NoSpec)?;
-    spec.insert("uid".to_owned(), Value::String(user.uid.clone()));
-    spec.insert("username".to_owned(), Value::String(user.username.clone()));
-    let groups = user.groups.iter().cloned().map(Value::String).collect();
-    spec.insert("groups".to_owned(), Value::Array(groups));
-    spec.remove("extra");
-    if !user.extra.is_empty() {
-        let extra: Map<String, Value> = user
-            .extra
-            .iter()
-            .map(|(key, values)| {
-                let values = values.0.iter().cloned().map(Value::String).collect();
-                (key.clone(), Value::Array(values))
-            })
-            .collect();
-        spec.insert("extra".to_owned(), Value::Object(extra));
-    }
-    // A diff of the whole object, as upstream computes it: unchanged fields give no
-    // operation, so a CREATE that already carries the identity gets an empty patch.
-    Ok(json_patch::diff(object, &mutated))
-}
 
 fn identity_path(field: &str) -> Path {
     Path::new("spec").child(field)

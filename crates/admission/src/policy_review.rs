@@ -3,17 +3,17 @@
 
 use certgate_api::CertificateRequestPolicy;
 use certgate_approval::Approver;
+use serde_json::value::RawValue;
 
-use crate::objects::{CERTIFICATE_REQUEST_POLICY, decode};
+use crate::objects::decode;
 use crate::verdict::{DenialKind, Verdict};
 use crate::wire::AdmissionRequest;
 
-pub(crate) fn validate(approver: &Approver, request: &AdmissionRequest) -> Verdict {
-    let policy: CertificateRequestPolicy =
-        match decode(request.object.as_ref(), "object", CERTIFICATE_REQUEST_POLICY) {
-            Ok(policy) => policy,
-            Err(denied) => return denied,
-        };
+pub(crate) fn validate(approver: &Approver, request: &AdmissionRequest<&RawValue>) -> Verdict {
+    let policy: CertificateRequestPolicy = match decode(request.object, "object") {
+        Ok(policy) => policy,
+        Err(denied) => return denied,
+    };
     let validation = approver.validate_policy(&policy);
     match validation.message() {
         None => Verdict::Allowed { patch: None, warnings: validation.warnings },

@@ -36,7 +36,7 @@ fn operation(name: &str) -> Option<Operation> {
     }
 }
 
-pub(crate) fn route(endpoint: Endpoint, request: &AdmissionRequest) -> Route {
+pub(crate) fn route<O>(endpoint: Endpoint, request: &AdmissionRequest<O>) -> Route {
     let r = &request.resource;
     let resource = (r.group.as_str(), r.version.as_str(), r.resource.as_str());
     let certificate_requests = resource == (CERT_MANAGER_GROUP, "v1", "certificaterequests");
@@ -66,7 +66,7 @@ pub(crate) fn route(endpoint: Endpoint, request: &AdmissionRequest) -> Route {
 
 /// The denial for a request no rule covers: a webhook configuration sending more than
 /// certgate handles.
-pub(crate) fn unhandled_message(endpoint: Endpoint, request: &AdmissionRequest) -> String {
+pub(crate) fn unhandled_message<O>(endpoint: Endpoint, request: &AdmissionRequest<O>) -> String {
     let handled = match endpoint {
         Endpoint::Mutate => "only CREATE of cert-manager.io/v1 certificaterequests",
         Endpoint::Validate => {

@@ -1,8 +1,6 @@
 //! What the webhook answers to one request, before it is written as an AdmissionResponse.
 
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD;
-
+use crate::patch::JsonPatch;
 use crate::review::Rejection;
 use crate::wire::{self, AdmissionResponse, Status};
 
@@ -12,12 +10,14 @@ use crate::wire::{self, AdmissionResponse, Status};
 pub(crate) enum DenialKind {
     Forbidden,
     BadRequest,
+    /// certgate failed (500): nothing the request did, but nothing to allow either.
+    Internal,
 }
 
 /// The answer to one admission request.
 #[derive(Debug)]
 pub(crate) enum Verdict {
-    Allowed { patch: Option<json_patch::Patch>, warnings: Vec<String> },
+    Allowed { patch: Option<JsonPatch>, warnings: Vec<String> },
     Denied { kind: DenialKind, message: String, warnings: Vec<String> },
 }
 
@@ -42,6 +42,14 @@ impl Verdict {
         }
     }
 
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
+        Verdict::Denied {
+            kind: DenialKind::Internal,
+            message: message.into(),
+            warnings: Vec::new(),
+        }
+    }
+
     pub(crate) fn is_allowed(&self) -> bool {
         matches!(self, Verdict::Allowed { .. })
     }
@@ -50,10 +58,12 @@ impl Verdict {
     pub(crate) fn to_body(&self, uid: &str) -> Result<Vec<u8>, Rejection> {
         let response = match self {
             Verdict::Allowed { patch, warnings } => {
-                // An empty patch is left out, as upstream sends none when nothing changed.
                 let patch = match patch {
-                    Some(patch) if !patch.0.is_empty() => Some(encode_patch(patch)?),
-                    _ => None,
+                    Some(patch) => Some(patch.to_base64_literal().map_err(|err| Rejection {
+                        status: 500,
+                        message: format!("the JSON patch could not be encoded: {err}"),
+                    })?),
+                    None => None,
                 };
                 AdmissionResponse {
                     uid,
@@ -68,6 +78,7 @@ impl Verdict {
                 let (code, reason) = match kind {
                     DenialKind::Forbidden => (403, "Forbidden"),
                     DenialKind::BadRequest => (400, "BadRequest"),
+                    DenialKind::Internal => (500, "InternalError"),
                 };
                 let status = Status { code, message: message.clone(), reason, status: "Failure" };
                 AdmissionResponse {
@@ -82,12 +93,4 @@ impl Verdict {
         };
         wire::serialize(response)
     }
-}
-
-fn encode_patch(patch: &json_patch::Patch) -> Result<String, Rejection> {
-    let json = serde_json::to_vec(patch).map_err(|err| Rejection {
-        status: 500,
-        message: format!("the JSON patch could not be serialized: {err}"),
-    })?;
-    Ok(STANDARD.encode(json))
 }

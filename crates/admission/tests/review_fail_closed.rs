@@ -52,8 +52,12 @@ fn an_oversize_body_is_rejected_with_413() {
 
 #[test]
 fn bodies_that_name_no_request_are_rejected_with_400() {
-    let cases: [(&[u8], &str); 8] = [
+    let cases: [(&[u8], &str); 9] = [
         (b"", "the body is not an AdmissionReview: expected a JSON object"),
+        (
+            b"{\"apiVersion\":\"\xff\"}",
+            "the body is not JSON: it is not UTF-8 text (invalid utf-8 sequence of 1 bytes from index 15)",
+        ),
         (b"[\"admission.k8s.io/v1\", \"AdmissionReview\"]", "the body is not an AdmissionReview: expected a JSON object"),
         (b" {\"apiVersion\":", "the body is not JSON: EOF while parsing a value at line 1 column 15"),
         (
@@ -123,12 +127,18 @@ expected \"cert-manager.io/v1\" and \"CertificateRequest\""
         "request.object has apiVersion \"cert-manager.io/v1\" and kind \"CertificateRequest\", \
 expected \"policy.cert-manager.io/v1alpha1\" and \"CertificateRequestPolicy\""
     );
-    review["request"]["object"] = json!("not an object");
-    assert_eq!(
-        bad_request(Endpoint::Validate, &review),
-        "request.object has apiVersion \"\" and kind \"\", \
+    // Not objects, though serde would read a struct from the array by position.
+    for object in [
+        json!("not an object"),
+        json!(["policy.cert-manager.io/v1alpha1", "CertificateRequestPolicy"]),
+    ] {
+        review["request"]["object"] = object;
+        assert_eq!(
+            bad_request(Endpoint::Validate, &review),
+            "request.object has apiVersion \"\" and kind \"\", \
 expected \"policy.cert-manager.io/v1alpha1\" and \"CertificateRequestPolicy\""
-    );
+        );
+    }
 }
 
 #[test]
@@ -143,8 +153,16 @@ fn objects_that_do_not_decode_or_are_missing_are_denied() {
         "{message}"
     );
 
+    for spec in [json!([]), json!("spec"), json!(1), Value::Null] {
+        let mut sent = create_review();
+        sent["request"]["object"]["spec"] = spec;
+        assert_eq!(
+            bad_request(Endpoint::Mutate, &sent),
+            "request.object has no `spec` object to stamp the requester identity into"
+        );
+    }
     let mut sent = create_review();
-    sent["request"]["object"]["spec"] = json!([]);
+    sent["request"]["object"].as_object_mut().unwrap().remove("spec");
     assert_eq!(
         bad_request(Endpoint::Mutate, &sent),
         "request.object has no `spec` object to stamp the requester identity into"

@@ -138,6 +138,40 @@ fn arb_identity() -> impl Strategy<Value = Value> {
         })
 }
 
+/// Any small JSON value: what a CREATE may carry in an identity field, mistyped or not.
+fn arb_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        ".{0,8}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(2, 8, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..3).prop_map(Value::from),
+            prop::collection::btree_map("[a-z]{1,3}", inner, 0..3)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// Identity fields as a CREATE may carry them: each present or not, well typed or any JSON.
+fn arb_carried() -> impl Strategy<Value = Value> {
+    let field = || prop::option::of(arb_json());
+    (arb_identity(), field(), field(), field(), field()).prop_map(
+        |(mut identity, uid, username, groups, extra)| {
+            for (key, value) in
+                [("uid", uid), ("username", username), ("groups", groups), ("extra", extra)]
+            {
+                if let Some(value) = value {
+                    identity[key] = value;
+                }
+            }
+            identity
+        },
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
@@ -145,7 +179,7 @@ proptest! {
     /// and validation of that object by the same requester finds nothing to reject.
     #[test]
     fn the_patched_object_carries_the_requesters_identity(
-        carried in arb_identity(),
+        carried in arb_carried(),
         requester in arb_identity(),
     ) {
         let mut object = base_object().clone();

@@ -4,7 +4,9 @@
 //!   `authorization.k8s.io/v1` SubjectAccessReviews. Allow and deny answers are cached for a
 //!   short TTL ([`DEFAULT_SAR_TTL`], 1 s, as the API server's delegating authorizer does),
 //!   keyed by the whole review, in a bounded LRU ([`DEFAULT_SAR_CACHE_ENTRIES`]). Errors are
-//!   never cached; callers fail closed on them.
+//!   never cached; callers fail closed on them. Transient failures (reset connections, HTTP
+//!   429, 500, 504, a `retryAfterSeconds` hint) are sent again on a [`Backoff`] schedule,
+//!   [`DEFAULT_SAR_BACKOFF`] (one retry after about 1 s) unless set otherwise.
 //! - [`DiscoveryKindResolver`] answers [`certgate_admission::review::KindResolver`] through API
 //!   discovery (`/apis`, then `/apis/<group>/<version>` for each served version in listed
 //!   order). Found kinds are cached for [`DEFAULT_FOUND_TTL`]; a kind missing from an
@@ -15,11 +17,13 @@
 #![forbid(unsafe_code)]
 
 mod api_error;
+mod backoff;
 mod clock;
 mod discovery;
 mod sar;
 mod ttl_cache;
 
+pub use backoff::{Backoff, DEFAULT_SAR_BACKOFF};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use discovery::{
     DEFAULT_DISCOVERY_CACHE_ENTRIES, DEFAULT_FOUND_TTL, DEFAULT_NOT_FOUND_TTL,

@@ -1,20 +1,21 @@
 //! SarAccessChecker against a fake API server: the SubjectAccessReview it sends, how it
-//! reads the answer, and what it caches.
+//! reads the answer, what it caches and which failures it sends again.
 
 mod support;
 
 use std::collections::BTreeMap;
-use std::num::NonZeroUsize;
+use std::io;
+use std::num::{NonZeroU32, NonZeroUsize};
 use std::sync::Arc;
 use std::time::Duration;
 
 use certgate_admission::review::AccessChecker;
-use certgate_cluster::{ManualClock, SarAccessChecker};
+use certgate_cluster::{Backoff, DEFAULT_SAR_BACKOFF, ManualClock, SarAccessChecker};
 use certgate_rbac::{AccessDecision, AccessReview, ResourceAttributes, UserInfo};
 use http::Method;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
-use support::{FakeApi, status_body};
+use support::{FakeApi, Reply, status_body};
 
 const SAR_PATH: &str = "/apis/authorization.k8s.io/v1/subjectaccessreviews";
 const TTL: Duration = Duration::from_secs(1);
@@ -54,11 +55,35 @@ fn answer(api: &FakeApi, status: Value) {
     );
 }
 
+/// Upstream's schedule without the waits, so retrying tests do not sleep.
+const NO_WAIT: Backoff = Backoff { initial: Duration::ZERO, ..DEFAULT_SAR_BACKOFF };
+
 fn checker(api: &Arc<FakeApi>, ttl: Duration) -> (SarAccessChecker, Arc<ManualClock>) {
     let clock = Arc::new(ManualClock::default());
     let entries = NonZeroUsize::new(10_000).unwrap_or(NonZeroUsize::MIN);
-    (SarAccessChecker::new(api.client(), ttl).with_cache(entries, clock.clone()), clock)
+    let checker = SarAccessChecker::new(api.client(), ttl)
+        .with_cache(entries, clock.clone())
+        .with_backoff(NO_WAIT);
+    (checker, clock)
 }
+
+/// A failed answer queued ahead of whatever the route answers afterwards.
+fn fail_once(api: &FakeApi, code: u16, reason: &str, message: &str) {
+    api.then(Method::POST, SAR_PATH, Reply::Answer(code, status_body(code, reason, message)));
+}
+
+fn post_count(api: &FakeApi) -> usize {
+    api.calls().iter().filter(|call| **call == format!("POST {SAR_PATH}")).count()
+}
+
+/// The start of every request-failure message for [`signer_review`] ("alice", "issuers.cert-manager.io/*").
+const ALICE_FAILED: &str = "SubjectAccessReview (user \"alice\" approve signers \
+                            \"issuers.cert-manager.io/*\" in API group \"cert-manager.io\") failed: ";
+
+/// The end of every request-failure message.
+const CHECK_ACCESS: &str = "; denying. Check that the API server is reachable and that \
+                            certgate's ServiceAccount may create \
+                            subjectaccessreviews.authorization.k8s.io";
 
 fn allowed(reason: &str) -> AccessDecision {
     AccessDecision { allowed: true, reason: reason.to_owned() }
@@ -212,6 +237,7 @@ async fn api_errors_name_the_question_and_the_servers_answer() {
 
     let err = checker.check(&review).await;
 
+    assert_eq!(post_count(&api), 1, "a 403 is final and must not be sent again");
     assert_eq!(
         err.map_err(|e| e.0),
         Err("SubjectAccessReview (user \"alice\" approve signers/status \"cr-1\" in API group \
@@ -305,7 +331,8 @@ async fn errors_are_not_cached() {
     assert!(checker.check(&review).await.is_err());
     answer(&api, json!({"allowed": true, "reason": "ok"}));
     assert_eq!(checker.check(&review).await, Ok(allowed("ok")));
-    assert_eq!(api.requests().len(), 2);
+    // Two attempts for the failing check, then one for the next.
+    assert_eq!(api.requests().len(), 3);
 }
 
 #[tokio::test]
@@ -337,4 +364,176 @@ async fn the_cache_is_bounded() {
 
     // The second "a" is a hit; "b" evicts "a", so the last "a" asks again.
     assert_eq!(api.requests().len(), 3);
+}
+
+#[tokio::test]
+async fn a_transient_server_failure_is_sent_again() {
+    let cases = [
+        (500, "InternalError", "etcdserver: leader changed"),
+        (504, "Timeout", "the request timed out"),
+        (504, "", "upstream request timeout"),
+        (429, "TooManyRequests", "too many requests, please try again later"),
+    ];
+    for (code, reason, message) in cases {
+        let api = FakeApi::new();
+        answer(&api, json!({"allowed": true, "reason": "ok"}));
+        fail_once(&api, code, reason, message);
+        let (checker, _clock) = checker(&api, TTL);
+
+        let decision = checker.check(&signer_review("alice", "issuers.cert-manager.io/*")).await;
+
+        assert_eq!(decision, Ok(allowed("ok")), "after HTTP {code} {reason:?}");
+        let requests = api.requests();
+        assert_eq!(post_count(&api), 2, "after HTTP {code} {reason:?}");
+        assert_eq!(
+            requests.first().map(|r| &r.body),
+            requests.last().map(|r| &r.body),
+            "the retry must send the same review"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_retry_after_hint_is_honoured_on_any_status() {
+    let api = FakeApi::new();
+    answer(&api, json!({"allowed": false, "reason": "no"}));
+    let mut body = status_body(503, "ServiceUnavailable", "the server is shutting down");
+    body["details"] = json!({"retryAfterSeconds": 1});
+    api.then(Method::POST, SAR_PATH, Reply::Answer(503, body));
+    let (checker, _clock) = checker(&api, TTL);
+
+    let decision = checker.check(&signer_review("alice", "issuers.cert-manager.io/*")).await;
+
+    assert_eq!(decision, Ok(denied("no")));
+    assert_eq!(post_count(&api), 2);
+}
+
+#[tokio::test]
+async fn gives_up_after_the_last_step_and_says_how_often_it_tried() {
+    let api = FakeApi::new();
+    api.respond(
+        Method::POST,
+        SAR_PATH,
+        429,
+        status_body(429, "TooManyRequests", "too many requests, please try again later"),
+    );
+    let (checker, _clock) = checker(&api, TTL);
+
+    let err = checker.check(&signer_review("alice", "issuers.cert-manager.io/*")).await;
+
+    assert_eq!(post_count(&api), 2, "two steps allow one retry, never a third request");
+    assert_eq!(
+        err.map_err(|e| e.0),
+        Err(format!(
+            "{ALICE_FAILED}the API server answered HTTP 429 (TooManyRequests): too many \
+             requests, please try again later (after 2 attempts){CHECK_ACCESS}"
+        ))
+    );
+}
+
+#[tokio::test]
+async fn the_error_is_the_last_failure_even_when_it_is_final() {
+    let api = FakeApi::new();
+    api.respond(Method::POST, SAR_PATH, 403, status_body(403, "Forbidden", "not allowed"));
+    fail_once(&api, 500, "InternalError", "etcd is down");
+    let checker = SarAccessChecker::new(api.client(), TTL)
+        .with_backoff(Backoff { steps: NonZeroU32::MAX, ..NO_WAIT });
+
+    let err = checker.check(&signer_review("alice", "issuers.cert-manager.io/*")).await;
+
+    assert_eq!(post_count(&api), 2, "the 403 ends the retries however many steps remain");
+    assert_eq!(
+        err.map_err(|e| e.0),
+        Err(format!(
+            "{ALICE_FAILED}the API server answered HTTP 403 (Forbidden): not allowed (after 2 \
+             attempts){CHECK_ACCESS}"
+        ))
+    );
+}
+
+#[tokio::test]
+async fn the_number_of_steps_bounds_the_attempts() {
+    for (steps, posts, decision) in
+        [(1, 1, Err(())), (2, 2, Err(())), (3, 3, Ok(allowed(""))), (4, 3, Ok(allowed("")))]
+    {
+        let api = FakeApi::new();
+        answer(&api, json!({"allowed": true}));
+        fail_once(&api, 500, "InternalError", "etcd is down");
+        fail_once(&api, 500, "InternalError", "etcd is down");
+        let steps = NonZeroU32::new(steps).unwrap_or(NonZeroU32::MIN);
+        let checker =
+            SarAccessChecker::new(api.client(), TTL).with_backoff(Backoff { steps, ..NO_WAIT });
+
+        let got = checker.check(&signer_review("alice", "issuers.cert-manager.io/*")).await;
+
+        assert_eq!(got.map_err(|_| ()), decision, "{steps} steps");
+        assert_eq!(post_count(&api), posts, "{steps} steps");
+    }
+}
+
+#[tokio::test]
+async fn a_single_failure_reads_as_before() {
+    let api = FakeApi::new();
+    api.respond(Method::POST, SAR_PATH, 500, status_body(500, "InternalError", "etcd is down"));
+    let checker = SarAccessChecker::new(api.client(), TTL)
+        .with_backoff(Backoff { steps: NonZeroU32::MIN, ..NO_WAIT });
+
+    let err = checker.check(&signer_review("alice", "issuers.cert-manager.io/*")).await;
+
+    assert_eq!(
+        err.map_err(|e| e.0),
+        Err(format!(
+            "{ALICE_FAILED}the API server answered HTTP 500 (InternalError): etcd is \
+             down{CHECK_ACCESS}"
+        ))
+    );
+}
+
+#[tokio::test]
+async fn a_reset_connection_is_sent_again_but_a_refused_one_is_not() {
+    let api = FakeApi::new();
+    answer(&api, json!({"allowed": true}));
+    api.then(Method::POST, SAR_PATH, Reply::Broken(io::ErrorKind::ConnectionReset));
+    let (reset, _clock) = checker(&api, TTL);
+
+    let decision = reset.check(&signer_review("alice", "issuers.cert-manager.io/*")).await;
+
+    assert_eq!(decision, Ok(allowed("")));
+    assert_eq!(post_count(&api), 2);
+
+    let api = FakeApi::new();
+    answer(&api, json!({"allowed": true}));
+    api.then(Method::POST, SAR_PATH, Reply::Broken(io::ErrorKind::ConnectionRefused));
+    let (refused, _clock) = checker(&api, TTL);
+
+    let err = refused.check(&signer_review("alice", "issuers.cert-manager.io/*")).await;
+
+    assert_eq!(post_count(&api), 1);
+    assert_eq!(
+        err.map_err(|e| e.0),
+        Err(format!(
+            "{ALICE_FAILED}ServiceError: the fake API server dropped the connection{CHECK_ACCESS}"
+        ))
+    );
+}
+
+/// `new` retries on upstream's schedule: one retry after 1 s plus up to 20 % jitter. The
+/// clock is tokio's paused test clock, which jumps straight to the retry without sleeping.
+#[tokio::test(start_paused = true)]
+async fn new_retries_once_after_about_a_second() {
+    let api = FakeApi::new();
+    answer(&api, json!({"allowed": true}));
+    fail_once(&api, 500, "InternalError", "etcd is down");
+    let checker = SarAccessChecker::new(api.client(), TTL);
+    let start = tokio::time::Instant::now();
+
+    let decision = checker.check(&signer_review("alice", "issuers.cert-manager.io/*")).await;
+
+    let waited = start.elapsed();
+    assert_eq!(decision, Ok(allowed("")));
+    assert_eq!(post_count(&api), 2);
+    assert!(
+        Duration::from_secs(1) <= waited && waited <= Duration::from_millis(1200),
+        "waited {waited:?}"
+    );
 }

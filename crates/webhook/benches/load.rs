@@ -16,7 +16,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
-use base64::Engine;
 use certgate_admission::review::{
     AccessChecker, Admission, DiscoveryError, Endpoint, Handled, KindResolver, Rejection,
     ResolvedKind,
@@ -30,6 +29,12 @@ use certgate_webhook::{
 use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject;
 use tls_client::Connection;
+
+/// The AdmissionReviews the admission crate's own benchmark sends, as the API server
+/// shapes them: a CertificateRequest CREATE (with a real CSR) and a policy CREATE.
+const MUTATE_CR: &str =
+    include_str!("../../admission/benches/reviews/certificate-request-create.json");
+const VALIDATE_POLICY: &str = include_str!("../../admission/benches/reviews/policy-create.json");
 
 const CONNECTIONS: usize = 32;
 const WARM_UP: Duration = Duration::from_secs(1);
@@ -102,22 +107,27 @@ fn main() {
         .local_addr();
     let client = tls_client::trusting(&[&certificates.ca_pem]);
     let leaf = CertificateDer::from_pem_slice(&certificates.serving.cert).unwrap();
-    let mutation = Bytes::from(identity_mutation_body());
-    let policy = Bytes::from(policy_validation_body());
+    let mutation = Bytes::from_static(MUTATE_CR.as_bytes());
+    let policy = Bytes::from_static(VALIDATE_POLICY.as_bytes());
 
+    // The first row is every row's baseline. The HTTP/2 rows (the API server's protocol
+    // when ALPN offers it) are compared with the HTTP/1.1 baseline too.
     let scenarios = [
-        ("minimal axum+rustls, fixed response", minimal, "/", mutation.clone()),
-        ("webhook router, fixed handler answer", fixed, "/mutate", mutation.clone()),
-        ("/mutate CertificateRequest CREATE", webhook, "/mutate", mutation),
-        ("/validate CertificateRequestPolicy CREATE", webhook, "/validate", policy),
+        ("minimal axum+rustls, fixed response", minimal, "/", mutation.clone(), Http::One),
+        ("webhook router, fixed handler answer", fixed, "/mutate", mutation.clone(), Http::One),
+        ("/mutate CertificateRequest CREATE", webhook, "/mutate", mutation.clone(), Http::One),
+        ("/validate CertificateRequestPolicy CREATE", webhook, "/validate", policy, Http::One),
+        ("minimal axum+rustls, HTTP/2", minimal, "/", mutation.clone(), Http::Two),
+        ("/mutate CertificateRequest CREATE, HTTP/2", webhook, "/mutate", mutation, Http::Two),
     ];
     // Scenarios take turns, round after round, so that load from other processes on this
     // shared machine spreads over all of them; each figure is the median over the rounds.
     let mut runs: Vec<Vec<Stats>> = scenarios.iter().map(|_| Vec::new()).collect();
     for _ in 0..rounds {
-        for ((_, addr, path, body), runs) in scenarios.iter().zip(&mut runs) {
+        for ((_, addr, path, body, http), runs) in scenarios.iter().zip(&mut runs) {
+            let target = Target { addr: *addr, path, http: *http };
             let stats =
-                client_runtime.block_on(load(&client, &leaf, *addr, path, body.clone(), measure));
+                client_runtime.block_on(load(&client, &leaf, target, body.clone(), measure));
             runs.push(stats);
         }
     }
@@ -143,8 +153,8 @@ fn main() {
 
     // Where the difference goes: the handler alone, on one thread, no I/O.
     let handler_only = [
-        ("/mutate", Endpoint::Mutate, identity_mutation_body()),
-        ("/validate", Endpoint::Validate, policy_validation_body()),
+        ("/mutate", Endpoint::Mutate, MUTATE_CR),
+        ("/validate", Endpoint::Validate, VALIDATE_POLICY),
     ];
     for (path, endpoint, body) in handler_only {
         let per_call = client_runtime.block_on(handler_cost(&admission, endpoint, body.as_bytes()));
@@ -199,16 +209,41 @@ impl Stats {
     }
 }
 
+#[derive(Clone, Copy)]
+enum Http {
+    One,
+    Two,
+}
+
+/// Where one scenario sends its requests.
+#[derive(Clone, Copy)]
+struct Target {
+    addr: SocketAddr,
+    path: &'static str,
+    http: Http,
+}
+
+impl Target {
+    async fn connect(self, client: Arc<rustls::ClientConfig>) -> Connection {
+        match self.http {
+            Http::One => Connection::open(client, self.addr).await,
+            Http::Two => Connection::open_http2(client, self.addr).await,
+        }
+    }
+}
+
 async fn load(
     client: &Arc<rustls::ClientConfig>,
     leaf: &CertificateDer<'static>,
-    addr: SocketAddr,
-    path: &'static str,
+    target: Target,
     body: Bytes,
     measure: Duration,
 ) -> Stats {
+    let path = target.path;
     // Every scenario must be answered as intended, or the figures mean nothing.
-    let mut probe = Connection::open(client.clone(), addr).await;
+    let mut probe = target.connect(client.clone()).await;
+    let agreed = probe.alpn.as_deref();
+    assert_eq!(agreed, matches!(target.http, Http::Two).then_some(&b"h2"[..]));
     assert_eq!(&probe.peer_certificate, leaf);
     let (status, answer) = probe.send("POST", path, body.clone()).await;
     assert_eq!(status, 200, "{}", String::from_utf8_lossy(&answer));
@@ -221,7 +256,7 @@ async fn load(
         .map(|_| {
             let (client, body) = (client.clone(), body.clone());
             tokio::spawn(async move {
-                let mut connection = Connection::open(client, addr).await;
+                let mut connection = target.connect(client).await;
                 let mut latencies = Vec::new();
                 loop {
                     let sent = Instant::now();
@@ -244,91 +279,4 @@ async fn load(
     latencies.sort_unstable();
     let at = |q: usize| latencies[(latencies.len() * q / 100).min(latencies.len() - 1)];
     Stats { throughput: latencies.len() as f64 / measure.as_secs_f64(), p50: at(50), p99: at(99) }
-}
-
-fn identity_mutation_body() -> String {
-    let key = rcgen::KeyPair::generate().unwrap();
-    let mut params = rcgen::CertificateParams::new(vec![
-        "app.sandbox.svc".to_owned(),
-        "app.sandbox.svc.cluster.local".to_owned(),
-    ])
-    .unwrap();
-    params.distinguished_name.push(rcgen::DnType::CommonName, "app.sandbox.svc");
-    let csr = params.serialize_request(&key).unwrap().pem().unwrap();
-    let request = base64::engine::general_purpose::STANDARD.encode(csr);
-    serde_json::json!({
-        "apiVersion": "admission.k8s.io/v1",
-        "kind": "AdmissionReview",
-        "request": {
-            "uid": "0df28fbd-5f5f-4e8b-9b2d-5a8b7bb3c1a4",
-            "kind": {"group": "cert-manager.io", "version": "v1", "kind": "CertificateRequest"},
-            "resource": {"group": "cert-manager.io", "version": "v1", "resource": "certificaterequests"},
-            "requestKind": {"group": "cert-manager.io", "version": "v1", "kind": "CertificateRequest"},
-            "requestResource": {"group": "cert-manager.io", "version": "v1", "resource": "certificaterequests"},
-            "namespace": "sandbox",
-            "operation": "CREATE",
-            "userInfo": {
-                "username": "system:serviceaccount:sandbox:app",
-                "uid": "8c3a4f1e-7f0b-4a55-9d1c-2f6e0e9b7d21",
-                "groups": ["system:serviceaccounts", "system:serviceaccounts:sandbox", "system:authenticated"],
-                "extra": {"authentication.kubernetes.io/pod-name": ["app-7d9f8-abcde"]}
-            },
-            "object": {
-                "apiVersion": "cert-manager.io/v1",
-                "kind": "CertificateRequest",
-                "metadata": {"generateName": "app-", "namespace": "sandbox"},
-                "spec": {
-                    "issuerRef": {"name": "sandbox-ca", "kind": "Issuer", "group": "cert-manager.io"},
-                    "request": request,
-                    "usages": ["digital signature", "key encipherment", "server auth"],
-                    "duration": "2160h0m0s"
-                }
-            },
-            "oldObject": null,
-            "dryRun": false,
-            "options": {"apiVersion": "meta.k8s.io/v1", "kind": "CreateOptions"}
-        }
-    })
-    .to_string()
-}
-
-fn policy_validation_body() -> String {
-    serde_json::json!({
-        "apiVersion": "admission.k8s.io/v1",
-        "kind": "AdmissionReview",
-        "request": {
-            "uid": "5b0c2d34-8a4e-4f3a-a5c1-0b1c9f7e2d11",
-            "kind": {"group": "policy.cert-manager.io", "version": "v1alpha1", "kind": "CertificateRequestPolicy"},
-            "resource": {"group": "policy.cert-manager.io", "version": "v1alpha1", "resource": "certificaterequestpolicies"},
-            "requestKind": {"group": "policy.cert-manager.io", "version": "v1alpha1", "kind": "CertificateRequestPolicy"},
-            "requestResource": {"group": "policy.cert-manager.io", "version": "v1alpha1", "resource": "certificaterequestpolicies"},
-            "name": "sandbox-services",
-            "operation": "CREATE",
-            "userInfo": {"username": "admin", "groups": ["system:masters", "system:authenticated"]},
-            "object": {
-                "apiVersion": "policy.cert-manager.io/v1alpha1",
-                "kind": "CertificateRequestPolicy",
-                "metadata": {"name": "sandbox-services"},
-                "spec": {
-                    "allowed": {
-                        "commonName": {"value": "*.svc", "required": true},
-                        "dnsNames": {
-                            "values": ["*.svc", "*.svc.cluster.local"],
-                            "validations": [
-                                {"rule": "self.endsWith(cr.namespace + '.svc') || self.endsWith(cr.namespace + '.svc.cluster.local')", "message": "only names of the request's namespace"},
-                                {"rule": "size(self) < 64"}
-                            ]
-                        },
-                        "usages": ["digital signature", "key encipherment", "server auth"]
-                    },
-                    "constraints": {"maxDuration": "2160h", "privateKey": {"algorithm": "ECDSA", "minSize": 256}},
-                    "selector": {"issuerRef": {"name": "sandbox-ca", "kind": "Issuer", "group": "cert-manager.io"}}
-                }
-            },
-            "oldObject": null,
-            "dryRun": false,
-            "options": {"apiVersion": "meta.k8s.io/v1", "kind": "CreateOptions"}
-        }
-    })
-    .to_string()
 }

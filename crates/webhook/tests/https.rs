@@ -80,6 +80,34 @@ async fn serves_https_and_reloads_the_certificate_without_restart() {
     assert!(tokio::net::TcpStream::connect(addr).await.is_err());
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serves_http2_negotiated_through_alpn_as_the_api_server_connects() {
+    let certificates = DevCertificates::generate(&[]).unwrap();
+    let server = start(
+        ServerOptions {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            tls: TlsSource::Fixed(certificates.serving.clone()),
+        },
+        Arc::new(Scripted),
+        Arc::new(Metrics::default()),
+    )
+    .await
+    .unwrap();
+    let client = tls_client::trusting(&[&certificates.ca_pem]);
+
+    let mut connection = Connection::open_http2(client.clone(), server.local_addr()).await;
+    assert_eq!(connection.alpn.as_deref(), Some(&b"h2"[..]));
+    // Several requests on the one connection, as the API server multiplexes them.
+    for (path, answer) in [("/mutate", &b"Mutate:2"[..]), ("/validate", &b"Validate:2"[..])] {
+        let (status, body) = connection.send("POST", path, Bytes::from("{}")).await;
+        assert_eq!((status, &body[..]), (200, answer));
+    }
+    let http1 = Connection::open(client, server.local_addr()).await;
+    assert_eq!(http1.alpn, None);
+
+    server.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
 /// Holds each request until released, to have one in flight during shutdown.
 struct Gate {
     entered: tokio::sync::Notify,

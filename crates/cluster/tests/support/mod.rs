@@ -1,9 +1,10 @@
-//! An in-process stand-in for the API server: canned JSON per method and path, and a log
-//! of every request the client sent, so tests can assert bodies and count round trips.
+//! An in-process stand-in for the API server: canned JSON per method and path (optionally
+//! preceded by one-off replies, including broken connections), and a log of every request
+//! the client sent, so tests can assert bodies and count round trips.
 #![allow(dead_code)] // each test binary uses a different part of the helper
 
-use std::collections::HashMap;
-use std::convert::Infallible;
+use std::collections::{HashMap, VecDeque};
+use std::io;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use http::{Method, Request, Response, StatusCode};
@@ -18,9 +19,21 @@ pub struct Recorded {
     pub body: Value,
 }
 
+/// A one-off reply queued with [`FakeApi::then`].
+#[derive(Clone, Debug)]
+pub enum Reply {
+    /// An HTTP answer: status code and JSON body.
+    Answer(u16, Value),
+    /// No answer: the connection fails with this I/O error kind, as a reset socket would.
+    Broken(io::ErrorKind),
+}
+
+type Route = (Method, String);
+
 #[derive(Default)]
 pub struct FakeApi {
-    routes: Mutex<HashMap<(Method, String), (StatusCode, Value)>>,
+    routes: Mutex<HashMap<Route, (StatusCode, Value)>>,
+    queued: Mutex<HashMap<Route, VecDeque<Reply>>>,
     log: Mutex<Vec<Recorded>>,
 }
 
@@ -36,6 +49,17 @@ impl FakeApi {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .insert((method, path.to_owned()), (status, body));
+    }
+
+    /// Queues `reply` for the next request to `method path` not taken by an earlier queued
+    /// reply; once the queue is empty the [`FakeApi::respond`] answer applies again.
+    pub fn then(&self, method: Method, path: &str, reply: Reply) {
+        self.queued
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry((method, path.to_owned()))
+            .or_default()
+            .push_back(reply);
     }
 
     /// Stops answering `method path`: the fake then replies 404 like an API server.
@@ -59,12 +83,12 @@ impl FakeApi {
         let fake = Arc::clone(self);
         let service = tower::service_fn(move |request: Request<Body>| {
             let fake = Arc::clone(&fake);
-            async move { Ok::<_, Infallible>(fake.handle(request).await) }
+            async move { fake.handle(request).await }
         });
         kube::Client::new(service, "default")
     }
 
-    async fn handle(&self, request: Request<Body>) -> Response<Body> {
+    async fn handle(&self, request: Request<Body>) -> Result<Response<Body>, io::Error> {
         let (parts, body) = request.into_parts();
         let bytes = body.collect_bytes().await.map(|b| b.to_vec()).unwrap_or_default();
         let body = if bytes.is_empty() {
@@ -79,16 +103,31 @@ impl FakeApi {
             path: path.clone(),
             body,
         });
-        let answer = self
-            .routes
+        let route = (parts.method, path);
+        let queued = self
+            .queued
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .get(&(parts.method, path))
-            .cloned();
-        let (status, body) = answer.unwrap_or_else(|| (StatusCode::NOT_FOUND, not_found()));
+            .get_mut(&route)
+            .and_then(VecDeque::pop_front);
+        let (status, body) = match queued {
+            Some(Reply::Broken(kind)) => {
+                return Err(io::Error::new(kind, "the fake API server dropped the connection"));
+            }
+            Some(Reply::Answer(status, body)) => {
+                (StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), body)
+            }
+            None => self
+                .routes
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(&route)
+                .cloned()
+                .unwrap_or_else(|| (StatusCode::NOT_FOUND, not_found())),
+        };
         let mut response = Response::new(Body::from(body.to_string().into_bytes()));
         *response.status_mut() = status;
-        response
+        Ok(response)
     }
 }
 
