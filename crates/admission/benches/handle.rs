@@ -9,31 +9,13 @@ use std::pin::pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
-use certgate_admission::review::{
-    AccessChecker, Admission, DiscoveryError, Endpoint, Handled, KindResolver, ResolvedKind,
-};
+use certgate_admission::review::{Admission, Endpoint, Handled, NoCluster};
 use certgate_cel::PolicyCel;
-use certgate_rbac::{AccessDecision, AccessReview, AuthorizerError};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const MUTATE_CR: &str = include_str!("reviews/certificate-request-create.json");
 const VALIDATE_CR: &str = include_str!("reviews/certificate-request-create-stamped.json");
 const VALIDATE_POLICY: &str = include_str!("reviews/policy-create.json");
-
-/// None of these reviews asks the cluster; a question would be a benchmark bug.
-struct NoCluster;
-
-impl AccessChecker for NoCluster {
-    async fn check(&self, _: &AccessReview) -> Result<AccessDecision, AuthorizerError> {
-        Err(AuthorizerError("the benchmark has no cluster".to_owned()))
-    }
-}
-
-impl KindResolver for NoCluster {
-    async fn resolve(&self, _: &str, _: &str) -> Result<Option<ResolvedKind>, DiscoveryError> {
-        Err(DiscoveryError { message: "the benchmark has no cluster".to_owned() })
-    }
-}
 
 /// Polls a future that never waits (no cluster I/O) to completion, without a runtime.
 fn ready<T>(future: impl Future<Output = T>) -> T {

@@ -53,6 +53,30 @@ pub trait KindResolver: Send + Sync {
     ) -> impl Future<Output = Result<Option<ResolvedKind>, DiscoveryError>> + Send;
 }
 
+/// Answers every cluster question with an error, so a request that needs one (the signer
+/// permission check) is denied: for running without an API server, and for benchmarks.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoCluster;
+
+/// The error [`NoCluster`] answers with.
+pub const NO_CLUSTER: &str = "no cluster connection configured: certgate cannot ask the API server";
+
+impl AccessChecker for NoCluster {
+    async fn check(&self, _review: &AccessReview) -> Result<AccessDecision, AuthorizerError> {
+        Err(AuthorizerError(NO_CLUSTER.to_owned()))
+    }
+}
+
+impl KindResolver for NoCluster {
+    async fn resolve(
+        &self,
+        _group: &str,
+        _kind: &str,
+    ) -> Result<Option<ResolvedKind>, DiscoveryError> {
+        Err(DiscoveryError { message: NO_CLUSTER.to_owned() })
+    }
+}
+
 /// What the server needs besides the response body: for logs and metrics.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Handled {

@@ -3,7 +3,10 @@
 
 mod common;
 
-use certgate_admission::review::Endpoint;
+use std::sync::Arc;
+
+use certgate_admission::review::{Admission, Endpoint, NO_CLUSTER, NoCluster};
+use certgate_cel::PolicyCel;
 use certgate_rbac::ResourceAttributes;
 use common::webhook::*;
 use common::{cr, valid_spec};
@@ -217,4 +220,21 @@ status.conditions: Forbidden: user \"alice\" does not have permissions to set ap
 status.conditions: Forbidden: both 'Denied' and 'Approved' conditions cannot coexist, \
 spec: Forbidden: cannot change spec after creation]"
     );
+}
+
+#[test]
+fn without_a_cluster_approval_is_denied_and_other_updates_pass() {
+    let admission = Admission::new(Arc::new(PolicyCel::default()), NoCluster, NoCluster);
+    let decide = |review: &Value| {
+        let handled =
+            block_on(admission.handle(Endpoint::Validate, &serde_json::to_vec(review).unwrap()))
+                .unwrap();
+        let answer: Value = serde_json::from_slice(&handled.body).unwrap();
+        (handled.allowed, answer["response"]["status"]["message"].as_str().map(str::to_owned))
+    };
+    let (old, new) = approval(json!({"name": "my-issuer"}), approved());
+    assert_eq!(decide(&status_update(alice(), &old, &new)), (false, Some(NO_CLUSTER.to_owned())));
+    assert_eq!(NO_CLUSTER, "no cluster connection configured: certgate cannot ask the API server");
+    // A status update that adds no approval needs no cluster.
+    assert_eq!(decide(&status_update(alice(), &old, &old)), (true, None));
 }

@@ -78,6 +78,11 @@ Bodies over 3 MiB are refused with 413. The certificate files are re-read every
 accepting connections and let in-flight requests finish within --shutdown-grace-period. Logs go
 to standard error and never contain request objects, users' tokens or keys.
 
+In a cluster (in-cluster config or KUBECONFIG), the signer permission check asks the API server
+with SubjectAccessReviews (answers cached for --sar-cache-ttl; a transient failure such as HTTP
+429, 500 or 504 is retried once after about a second) and resolves issuer kinds through API
+discovery. Without a cluster, every request needing that check is denied.
+
 Examples:
   certgate webhook --tls-cert-file /tls/tls.crt --tls-private-key-file /tls/tls.key \\
     --log-format json

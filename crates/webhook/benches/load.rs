@@ -16,12 +16,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
-use certgate_admission::review::{
-    AccessChecker, Admission, DiscoveryError, Endpoint, Handled, KindResolver, Rejection,
-    ResolvedKind,
-};
+use certgate_admission::review::{Admission, Endpoint, Handled, NoCluster, Rejection};
 use certgate_cel::PolicyCel;
-use certgate_rbac::{AccessDecision, AccessReview, AuthorizerError};
 use certgate_webhook::{
     AdmissionHandler, DevCertificates, Metrics, PemPair, ServerOptions, TlsSource, server_config,
     start,
@@ -38,21 +34,6 @@ const VALIDATE_POLICY: &str = include_str!("../../admission/benches/reviews/poli
 
 const CONNECTIONS: usize = 32;
 const WARM_UP: Duration = Duration::from_secs(1);
-
-/// Neither scenario asks the cluster; any question would be a benchmark bug.
-struct NoCluster;
-
-impl AccessChecker for NoCluster {
-    async fn check(&self, _: &AccessReview) -> Result<AccessDecision, AuthorizerError> {
-        Err(AuthorizerError("the benchmark has no cluster".to_owned()))
-    }
-}
-
-impl KindResolver for NoCluster {
-    async fn resolve(&self, _: &str, _: &str) -> Result<Option<ResolvedKind>, DiscoveryError> {
-        Err(DiscoveryError { message: "the benchmark has no cluster".to_owned() })
-    }
-}
 
 /// Answers every request with the same allowed review: the server without the decisions.
 struct Fixed;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use certgate_admission::review::{
-    AccessChecker, Admission, DiscoveryError, KindResolver, ResolvedKind,
+    AccessChecker, Admission, DiscoveryError, KindResolver, NO_CLUSTER, NoCluster, ResolvedKind,
 };
 use certgate_cel::PolicyCel;
 use certgate_cluster::{DiscoveryKindResolver, SarAccessChecker};
@@ -279,29 +279,6 @@ impl KindResolver for ClusterKinds {
             ClusterKinds::Discovery(discovery) => discovery.resolve(group, kind).await,
             ClusterKinds::None(none) => none.resolve(group, kind).await,
         }
-    }
-}
-
-/// Answers every cluster question with an error, so requests that need one are denied.
-#[derive(Clone, Copy, Debug)]
-pub struct NoCluster;
-
-const NO_CLUSTER: &str =
-    "no cluster connection configured: certgate webhook cannot ask the API server";
-
-impl AccessChecker for NoCluster {
-    async fn check(&self, _review: &AccessReview) -> Result<AccessDecision, AuthorizerError> {
-        Err(AuthorizerError(NO_CLUSTER.to_owned()))
-    }
-}
-
-impl KindResolver for NoCluster {
-    async fn resolve(
-        &self,
-        _group: &str,
-        _kind: &str,
-    ) -> Result<Option<ResolvedKind>, DiscoveryError> {
-        Err(DiscoveryError { message: NO_CLUSTER.to_owned() })
     }
 }
 
