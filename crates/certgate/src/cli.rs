@@ -23,7 +23,23 @@ pub enum Command {
     /// Serve the admission webhook for CertificateRequests and CertificateRequestPolicies.
     #[command(long_about = WEBHOOK_LONG_ABOUT)]
     Webhook(crate::commands::webhook::WebhookArgs),
+    /// Run a local sandbox Kubernetes API server, for development and end-to-end tests only.
+    #[command(long_about = DEV_LONG_ABOUT)]
+    Dev(crate::commands::dev::DevArgs),
 }
+
+const DEV_LONG_ABOUT: &str = "\
+Run a local sandbox Kubernetes API server, for development and end-to-end tests only.
+
+NOT A PRODUCTION API SERVER: it listens on loopback only, keeps its state in this one process,
+and simplifies what certgate does not need. Production runs certgate against a real cluster.
+
+It serves HTTPS with a freshly generated CA and writes a kubeconfig for it (to --kubeconfig-out,
+or standard output), so the real kubectl and kube-rs clients can talk to it:
+  certgate dev --kubeconfig-out /tmp/sandbox.kubeconfig &
+  kubectl --kubeconfig /tmp/sandbox.kubeconfig api-resources
+
+Stops on SIGINT or SIGTERM.";
 
 const CHECK_LONG_ABOUT: &str = "\
 Decide CertificateRequests against CertificateRequestPolicies offline, from manifest files.

@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use certgate::cli::{Cli, Command};
-use certgate::commands::{check, crds, webhook};
+use certgate::commands::{check, crds, dev, webhook};
 use clap::Parser;
 
 fn main() -> ExitCode {
@@ -41,6 +41,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Webhook(args) => {
             webhook::run(&args, &mut stdout)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Dev(args) => {
+            dev::run(&args, &mut stdout)?;
             Ok(ExitCode::SUCCESS)
         }
     }

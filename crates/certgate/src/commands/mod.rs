@@ -2,4 +2,5 @@
 
 pub mod check;
 pub mod crds;
+pub mod dev;
 pub mod webhook;

@@ -1,0 +1,61 @@
+//! What a fresh sandbox holds before any client writes: the system namespaces, and the
+//! CustomResourceDefinitions certgate serves. With a data directory, objects restored from
+//! it are kept and only what is missing is created; stored CRDs are served again.
+
+use serde_json::{Value, json};
+
+use crate::api::{self, prefix};
+use crate::resources::ResourceType;
+use crate::server::Sandbox;
+use crate::status::ApiError;
+use crate::target::Target;
+
+/// The namespaces every cluster has.
+const NAMESPACES: [&str; 4] = ["default", "kube-system", "kube-public", "kube-node-lease"];
+
+fn resource(sandbox: &Sandbox, group: &str, plural: &str) -> Result<ResourceType, ApiError> {
+    sandbox.registry.get(group, "v1", plural).ok_or_else(|| {
+        ApiError::new(500, "InternalError", format!("built-in resource {plural} is not registered"))
+    })
+}
+
+fn create_missing(
+    sandbox: &Sandbox,
+    resource: &ResourceType,
+    object: Value,
+) -> Result<(), ApiError> {
+    let target =
+        Target { resource: resource.clone(), namespace: None, name: None, subresource: None };
+    let name =
+        object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_owned();
+    if sandbox.store.get(&api::key(&target, &name)).is_some() {
+        return Ok(());
+    }
+    api::create_object(sandbox, &target, object).map(|_| ())
+}
+
+pub fn run(sandbox: &Sandbox) -> Result<(), ApiError> {
+    let crds = resource(sandbox, "apiextensions.k8s.io", "customresourcedefinitions")?;
+    // Stored CRDs (from a data directory) are served before anything else is read.
+    let stored = sandbox.store.list(&prefix(&crds, None), None, None);
+    for item in stored.items {
+        if let Ok(resources) = crate::resources::from_crd(&item.object) {
+            sandbox.registry.set_crd(&item.key.name, resources);
+        }
+    }
+    let namespaces = resource(sandbox, "", "namespaces")?;
+    for name in NAMESPACES {
+        create_missing(
+            sandbox,
+            &namespaces,
+            json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}),
+        )?;
+    }
+    for crd in certgate_api::crd::all() {
+        let object = serde_json::to_value(&crd).map_err(|err| {
+            ApiError::new(500, "InternalError", format!("cannot serialize a CRD: {err}"))
+        })?;
+        create_missing(sandbox, &crds, object)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,25 @@
+//! A local, single-process Kubernetes-compatible API server for development, demos and
+//! end-to-end tests on one machine. **Not a production API server**: it listens on
+//! loopback only, keeps one process's state, and simplifies what certgate does not need.
+
+mod api;
+mod bootstrap;
+pub mod discovery;
+mod jsonpath;
+pub mod kubeconfig;
+mod lifecycle;
+mod objects;
+pub mod openapi;
+mod patching;
+pub mod registry;
+pub mod resources;
+mod selectors;
+pub mod server;
+pub mod status;
+mod table;
+mod target;
+mod validation;
+pub mod version;
+mod watch;
+
+pub use server::{RunningSandbox, SandboxOptions, StartError, start};

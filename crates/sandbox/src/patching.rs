@@ -1,0 +1,105 @@
+//! PATCH: JSON patch, merge patch, strategic merge patch (built-in kinds) and server-side
+//! apply, computed by `certgate-patch` against the stored object and written with the
+//! same admission steps as an update. A conflicting concurrent write is retried, as the
+//! API server retries its read-patch-write loop.
+
+use std::collections::HashMap;
+
+use axum::http::StatusCode;
+use certgate_patch::{ApplyOptions, PatchType};
+use serde_json::Value;
+
+use crate::api::{self, key};
+use crate::objects::precondition;
+use crate::server::Sandbox;
+use crate::status::ApiError;
+use crate::target::Target;
+
+/// How often a patch is recomputed when another write lands between its read and write.
+const ATTEMPTS: usize = 5;
+
+type Answer = Result<(StatusCode, Value), ApiError>;
+
+fn patch_error(err: &certgate_patch::PatchError) -> ApiError {
+    ApiError::new(err.status_code(), err.reason(), err.status_message())
+}
+
+pub fn patch(
+    sandbox: &Sandbox,
+    target: &Target,
+    name: &str,
+    patch_type: PatchType,
+    body: &[u8],
+    query: &HashMap<String, String>,
+) -> Answer {
+    let force = query.get("force").is_some_and(|f| f == "true");
+    if force && patch_type != PatchType::Apply {
+        return Err(ApiError::new(
+            422,
+            "Invalid",
+            "PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be specified for non-apply patch",
+        ));
+    }
+    let apply = (patch_type == PatchType::Apply).then(|| ApplyOptions {
+        field_manager: query.get("fieldManager").cloned().unwrap_or_default(),
+        force,
+        time: crate::objects::now(),
+        subresource: target.subresource.clone(),
+    });
+    let strategy = certgate_patch::builtin_strategy(&target.resource.group, &target.resource.kind);
+    for _ in 0..ATTEMPTS {
+        let Some(current) = sandbox.store.get(&key(target, name)) else {
+            let Some(options) = &apply else {
+                return Err(ApiError::not_found(&target.resource.qualified_plural(), name));
+            };
+            // Apply creates what does not exist.
+            let mut object = certgate_patch::apply_patch(
+                &Value::Null,
+                patch_type,
+                body,
+                strategy,
+                Some(options),
+            )
+            .map_err(|e| patch_error(&e))?;
+            check_applied_name(&object, name)?;
+            if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+                metadata.insert("name".to_owned(), Value::String(name.to_owned()));
+            }
+            return api::create_object(sandbox, target, object);
+        };
+        let patched = certgate_patch::apply_patch(
+            &current.object,
+            patch_type,
+            body,
+            strategy,
+            apply.as_ref(),
+        )
+        .map_err(|e| patch_error(&e))?;
+        check_applied_name(&patched, name)?;
+        let expected = precondition(&patched)?;
+        match api::replace(sandbox, target, name, patched, expected.or(Some(current.revision))) {
+            // A concurrent write: read again and re-apply, unless the patch itself named
+            // the version it expected.
+            Err(err) if err.reason == "Conflict" && expected == Some(current.revision) => continue,
+            other => return other,
+        }
+    }
+    Err(ApiError::new(
+        409,
+        "Conflict",
+        format!(
+            "Operation cannot be fulfilled on {} \"{name}\": the object kept changing while the patch was applied; try again",
+            target.resource.qualified_plural()
+        ),
+    ))
+}
+
+/// The patched object must still be the one in the URL.
+fn check_applied_name(object: &Value, name: &str) -> Result<(), ApiError> {
+    match object.pointer("/metadata/name").and_then(Value::as_str) {
+        Some(given) if given != name => Err(ApiError::bad_request(format!(
+            "the name of the object ({given}) does not match the name on the URL ({name})"
+        ))),
+        _ => Ok(()),
+    }
+}

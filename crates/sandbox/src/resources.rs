@@ -1,0 +1,233 @@
+//! The kinds of objects the sandbox serves: the built-in ones certgate needs, and whatever
+//! CustomResourceDefinitions add at run time.
+
+use serde_json::{Value, json};
+
+/// One served resource of one group version.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResourceType {
+    /// `""` for the core group.
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+    pub list_kind: String,
+    /// The resource name in URLs, e.g. `configmaps`.
+    pub plural: String,
+    pub singular: String,
+    pub namespaced: bool,
+    pub short_names: Vec<String>,
+    pub categories: Vec<String>,
+    /// Whether `<plural>/status` is a subresource: writes to the main resource then keep the
+    /// stored status, and writes to the status keep everything else.
+    pub status_subresource: bool,
+    /// A CRD version's `openAPIV3Schema`; `None` for built-in kinds.
+    pub schema: Option<Value>,
+    /// A CRD version's `additionalPrinterColumns`, as written in the CRD.
+    pub printer_columns: Vec<Value>,
+}
+
+impl ResourceType {
+    /// `group/version`, or `version` for the core group.
+    pub fn group_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.clone()
+        } else {
+            format!("{}/{}", self.group, self.version)
+        }
+    }
+
+    /// `plural.group` (`plural` for the core group), as Kubernetes names a resource in
+    /// messages, e.g. `configmaps` or `certificaterequests.cert-manager.io`.
+    pub fn qualified_plural(&self) -> String {
+        qualified(&self.plural, &self.group)
+    }
+
+    /// `Kind.group` as Kubernetes names a kind in validation messages.
+    pub fn qualified_kind(&self) -> String {
+        qualified(&self.kind, &self.group)
+    }
+
+    pub fn is_custom(&self) -> bool {
+        self.schema.is_some()
+    }
+}
+
+fn qualified(name: &str, group: &str) -> String {
+    if group.is_empty() { name.to_owned() } else { format!("{name}.{group}") }
+}
+
+/// The verbs every served resource supports.
+pub const VERBS: [&str; 8] =
+    ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
+
+struct Builtin {
+    group: &'static str,
+    version: &'static str,
+    kind: &'static str,
+    plural: &'static str,
+    namespaced: bool,
+    short_names: &'static [&'static str],
+    categories: &'static [&'static str],
+    status: bool,
+}
+
+const BUILTINS: &[Builtin] = &[
+    b("", "v1", "Namespace", "namespaces", false, &["ns"], &[], true),
+    b("", "v1", "ConfigMap", "configmaps", true, &["cm"], &[], false),
+    b("", "v1", "Secret", "secrets", true, &[], &[], false),
+    b("", "v1", "ServiceAccount", "serviceaccounts", true, &["sa"], &[], false),
+    b("", "v1", "Event", "events", true, &["ev"], &[], false),
+    b("events.k8s.io", "v1", "Event", "events", true, &["ev"], &[], false),
+    b("coordination.k8s.io", "v1", "Lease", "leases", true, &[], &[], false),
+    b("rbac.authorization.k8s.io", "v1", "Role", "roles", true, &[], &[], false),
+    b("rbac.authorization.k8s.io", "v1", "ClusterRole", "clusterroles", false, &[], &[], false),
+    b("rbac.authorization.k8s.io", "v1", "RoleBinding", "rolebindings", true, &[], &[], false),
+    b(
+        "rbac.authorization.k8s.io",
+        "v1",
+        "ClusterRoleBinding",
+        "clusterrolebindings",
+        false,
+        &[],
+        &[],
+        false,
+    ),
+    b(
+        "apiextensions.k8s.io",
+        "v1",
+        "CustomResourceDefinition",
+        "customresourcedefinitions",
+        false,
+        &["crd", "crds"],
+        &["api-extensions"],
+        true,
+    ),
+    b(
+        "admissionregistration.k8s.io",
+        "v1",
+        "MutatingWebhookConfiguration",
+        "mutatingwebhookconfigurations",
+        false,
+        &[],
+        &["api-extensions"],
+        false,
+    ),
+    b(
+        "admissionregistration.k8s.io",
+        "v1",
+        "ValidatingWebhookConfiguration",
+        "validatingwebhookconfigurations",
+        false,
+        &[],
+        &["api-extensions"],
+        false,
+    ),
+];
+
+#[allow(clippy::too_many_arguments)]
+const fn b(
+    group: &'static str,
+    version: &'static str,
+    kind: &'static str,
+    plural: &'static str,
+    namespaced: bool,
+    short_names: &'static [&'static str],
+    categories: &'static [&'static str],
+    status: bool,
+) -> Builtin {
+    Builtin { group, version, kind, plural, namespaced, short_names, categories, status }
+}
+
+/// The built-in resources, in discovery order.
+pub fn builtins() -> Vec<ResourceType> {
+    BUILTINS
+        .iter()
+        .map(|b| ResourceType {
+            group: b.group.to_owned(),
+            version: b.version.to_owned(),
+            kind: b.kind.to_owned(),
+            list_kind: format!("{}List", b.kind),
+            plural: b.plural.to_owned(),
+            singular: b.kind.to_ascii_lowercase(),
+            namespaced: b.namespaced,
+            short_names: b.short_names.iter().map(|s| (*s).to_owned()).collect(),
+            categories: b.categories.iter().map(|s| (*s).to_owned()).collect(),
+            status_subresource: b.status,
+            schema: None,
+            printer_columns: Vec::new(),
+        })
+        .collect()
+}
+
+/// Why a CustomResourceDefinition cannot be served.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("CustomResourceDefinition {name:?} cannot be served: {reason}")]
+pub struct CrdError {
+    pub name: String,
+    pub reason: String,
+}
+
+/// The resources a CustomResourceDefinition serves: one per served version.
+pub fn from_crd(crd: &Value) -> Result<Vec<ResourceType>, CrdError> {
+    let name = crd.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default();
+    let fail = |reason: &str| CrdError { name: name.to_owned(), reason: reason.to_owned() };
+    let text = |pointer: &str| crd.pointer(pointer).and_then(Value::as_str).unwrap_or_default();
+    let strings = |pointer: &str| -> Vec<String> {
+        crd.pointer(pointer)
+            .and_then(Value::as_array)
+            .map(|items| items.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default()
+    };
+    let group = text("/spec/group");
+    let kind = text("/spec/names/kind");
+    let plural = text("/spec/names/plural");
+    if group.is_empty() || kind.is_empty() || plural.is_empty() {
+        return Err(fail("spec.group, spec.names.kind and spec.names.plural are required"));
+    }
+    let namespaced = match text("/spec/scope") {
+        "Namespaced" => true,
+        "Cluster" => false,
+        _ => return Err(fail("spec.scope must be Namespaced or Cluster")),
+    };
+    let singular = match text("/spec/names/singular") {
+        "" => kind.to_ascii_lowercase(),
+        singular => singular.to_owned(),
+    };
+    let list_kind = match text("/spec/names/listKind") {
+        "" => format!("{kind}List"),
+        list_kind => list_kind.to_owned(),
+    };
+    let versions =
+        crd.pointer("/spec/versions").and_then(Value::as_array).cloned().unwrap_or_default();
+    let served: Vec<ResourceType> = versions
+        .iter()
+        .filter(|v| v.get("served").and_then(Value::as_bool).unwrap_or(false))
+        .map(|v| ResourceType {
+            group: group.to_owned(),
+            version: v.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
+            kind: kind.to_owned(),
+            list_kind: list_kind.clone(),
+            plural: plural.to_owned(),
+            singular: singular.clone(),
+            namespaced,
+            short_names: strings("/spec/names/shortNames"),
+            categories: strings("/spec/names/categories"),
+            status_subresource: v.pointer("/subresources/status").is_some(),
+            schema: Some(v.pointer("/schema/openAPIV3Schema").cloned().unwrap_or_else(
+                || json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true}),
+            )),
+            printer_columns: v
+                .get("additionalPrinterColumns")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default(),
+        })
+        .collect();
+    if served.iter().any(|r| r.version.is_empty()) {
+        return Err(fail("every spec.versions entry needs a name"));
+    }
+    if served.is_empty() {
+        return Err(fail("no version is served"));
+    }
+    Ok(served)
+}

@@ -1,0 +1,120 @@
+//! The bounded list of recent changes that watches replay and follow.
+
+use std::collections::VecDeque;
+
+use crate::api::{Change, Prefix};
+
+pub(crate) struct History {
+    /// Every change after `floor`, in revision order, one per revision.
+    changes: VecDeque<Change>,
+    capacity: usize,
+    /// The oldest revision a watch can resume after: every change after it is kept.
+    floor: u64,
+}
+
+/// What a watcher at some revision gets next.
+pub(crate) enum Next {
+    Found(Change),
+    /// Nothing matches yet; every kept change up to this revision has been looked at.
+    Pending {
+        seen: u64,
+    },
+    /// Changes after the watcher's revision were dropped: it can no longer be complete.
+    Expired {
+        oldest: u64,
+    },
+}
+
+impl History {
+    /// An empty history at `revision`: after a restart, nothing older can be replayed.
+    pub(crate) fn new(capacity: usize, revision: u64) -> History {
+        History {
+            changes: VecDeque::new(),
+            // At least one change is kept, so a watcher that keeps up never expires.
+            capacity: capacity.max(1),
+            floor: revision,
+        }
+    }
+
+    pub(crate) fn floor(&self) -> u64 {
+        self.floor
+    }
+
+    pub(crate) fn push(&mut self, change: Change) {
+        if self.changes.len() >= self.capacity
+            && let Some(dropped) = self.changes.pop_front()
+        {
+            self.floor = dropped.revision();
+        }
+        self.changes.push_back(change);
+    }
+
+    /// The first kept change after `after` that `prefix` covers.
+    pub(crate) fn next_after(&self, after: u64, prefix: &Prefix) -> Next {
+        if after < self.floor {
+            return Next::Expired { oldest: self.floor };
+        }
+        let start = self.changes.partition_point(|change| change.revision() <= after);
+        let mut seen = after;
+        for change in self.changes.range(start..) {
+            if prefix.contains(&change.stored().key) {
+                return Next::Found(change.clone());
+            }
+            seen = change.revision();
+        }
+        Next::Pending { seen }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::api::{Key, Stored};
+
+    fn change(revision: u64, namespace: &str) -> Change {
+        Change::Added(Stored {
+            key: Key {
+                group: String::new(),
+                resource: "secrets".to_owned(),
+                namespace: namespace.to_owned(),
+                name: revision.to_string(),
+            },
+            object: json!({}),
+            revision,
+        })
+    }
+
+    fn prefix(namespace: &str) -> Prefix {
+        Prefix {
+            group: String::new(),
+            resource: "secrets".to_owned(),
+            namespace: Some(namespace.to_owned()),
+        }
+    }
+
+    #[test]
+    fn the_floor_rises_as_changes_are_dropped() {
+        let mut history = History::new(2, 5);
+        assert_eq!(history.floor(), 5);
+        for revision in 6..=9 {
+            history.push(change(revision, "a"));
+        }
+        // 8 and 9 are kept: resuming after 7 is complete, after 6 is not.
+        assert_eq!(history.floor(), 7);
+        assert!(matches!(history.next_after(6, &prefix("a")), Next::Expired { oldest: 7 }));
+        assert!(matches!(history.next_after(7, &prefix("a")), Next::Found(c) if c.revision() == 8));
+    }
+
+    #[test]
+    fn unmatched_changes_are_reported_as_seen() {
+        let mut history = History::new(10, 0);
+        history.push(change(1, "a"));
+        history.push(change(2, "b"));
+        history.push(change(3, "b"));
+        assert!(matches!(history.next_after(0, &prefix("a")), Next::Found(c) if c.revision() == 1));
+        assert!(matches!(history.next_after(1, &prefix("a")), Next::Pending { seen: 3 }));
+        assert!(matches!(history.next_after(3, &prefix("a")), Next::Pending { seen: 3 }));
+    }
+}
