@@ -37,6 +37,25 @@ fn config_map(name: String) -> ConfigMap {
     }
 }
 
+/// Creates `count` ConfigMaps named `<prefix>-<i>` with CONCURRENCY requests in flight.
+async fn create_many(api: &Api<ConfigMap>, prefix: &'static str, count: usize) {
+    let tasks: Vec<_> = (0..CONCURRENCY)
+        .map(|worker| {
+            let api = api.clone();
+            tokio::spawn(async move {
+                for i in (worker..count).step_by(CONCURRENCY) {
+                    api.create(&PostParams::default(), &config_map(format!("{prefix}-{i}")))
+                        .await
+                        .unwrap();
+                }
+            })
+        })
+        .collect();
+    for task in tasks {
+        task.await.unwrap();
+    }
+}
+
 fn median(mut values: Vec<Duration>) -> Duration {
     values.sort_unstable();
     values[values.len() / 2]
@@ -61,19 +80,7 @@ fn main() {
 
         // Creates through the API.
         let started = Instant::now();
-        let tasks: Vec<_> = (0..CONCURRENCY)
-            .map(|worker| {
-                let api = api.clone();
-                tokio::spawn(async move {
-                    for i in (worker..CREATES).step_by(CONCURRENCY) {
-                        api.create(&PostParams::default(), &config_map(format!("create-{i}"))).await.unwrap();
-                    }
-                })
-            })
-            .collect();
-        for task in tasks {
-            task.await.unwrap();
-        }
+        create_many(&api, "create", CREATES).await;
         let api_rate = CREATES as f64 / started.elapsed().as_secs_f64();
 
         // The store alone, same objects, same process.
@@ -131,19 +138,7 @@ fn main() {
         // Memory for many small objects, written through the API.
         let before = rss_bytes();
         let started = Instant::now();
-        let tasks: Vec<_> = (0..CONCURRENCY)
-            .map(|worker| {
-                let api = api.clone();
-                tokio::spawn(async move {
-                    for i in (worker..objects).step_by(CONCURRENCY) {
-                        api.create(&PostParams::default(), &config_map(format!("mem-{i}"))).await.unwrap();
-                    }
-                })
-            })
-            .collect();
-        for task in tasks {
-            task.await.unwrap();
-        }
+        create_many(&api, "mem", objects).await;
         let after = rss_bytes();
         let per_object = after.saturating_sub(before) as f64 / objects as f64;
         println!(

@@ -82,6 +82,13 @@ pub async fn handle(
         Ok(target) => target,
         Err(err) => return err.into_response(),
     };
+    // Never write what was asked as a dry run: only creates can be dry-run here.
+    if is_dry_run(&query) && method != Method::POST && method != Method::GET {
+        return ApiError::bad_request(
+            "the sandbox API server supports dryRun=All on create only; repeat the request without dryRun",
+        )
+        .into_response();
+    }
     let result = match (&method, target.name.as_deref()) {
         (&Method::GET, None) if is_true(query.get("watch")) => {
             return watch::serve(sandbox, target, query).await;
@@ -298,7 +305,7 @@ pub(crate) fn replace(
             ));
         }
         objects::prepare_update(&mut new, &current.object, &target.resource, status_write)?;
-        lifecycle::admit_update(sandbox, target, &current.object, &mut new)?;
+        lifecycle::admit_update(target, &mut new)?;
         if is_deleting(&new) && !has_finalizers(&new) {
             return Ok(Modification::Delete);
         }

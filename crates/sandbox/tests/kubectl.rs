@@ -135,8 +135,11 @@ spec:
     );
     assert!(!invalid.status.success());
     let message = String::from_utf8_lossy(&invalid.stderr);
+    // kubectl words a 422 from its causes, as it does against a real API server.
     assert!(
-        message.contains(r#"Widget.example.com "w2" is invalid"#) && message.contains("spec.size"),
+        message.contains(
+            r#"The Widget "w2" is invalid: spec.size: Invalid value: "string": spec.size in body must be of type integer: "string""#
+        ),
         "{message}"
     );
 }
@@ -223,4 +226,21 @@ fn server_side_apply_creates_updates_and_records_the_manager() {
         .filter_map(|entry| entry["manager"].as_str())
         .collect();
     assert_eq!(managers, ["kubectl"], "{object}");
+}
+
+#[test]
+fn server_dry_runs_create_nothing_and_never_write() {
+    let h = Harness::start();
+    let manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dry\ndata:\n  a: \"1\"\n";
+    let dry = h.kubectl_with_input(&["apply", "--dry-run=server", "-f", "-"], Some(manifest));
+    assert!(dry.status.success(), "{}", String::from_utf8_lossy(&dry.stderr));
+    h.fails(&["get", "cm", "dry"]);
+    h.apply(manifest);
+    let changed = manifest.replace("\"1\"", "\"2\"");
+    let refused = h.kubectl_with_input(&["apply", "--dry-run=server", "-f", "-"], Some(&changed));
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("supports dryRun=All on create only")
+    );
+    assert_eq!(h.ok(&["get", "cm", "dry", "-o", "jsonpath={.data.a}"]), "1");
 }
