@@ -258,17 +258,9 @@ fn merge_into(target: &mut Map<String, Value>, applied: Map<String, Value>) {
 /// Removes a field the manager no longer applies, then any parent maps left empty
 /// that no remaining owner's field lives under.
 fn remove_field(object: &mut Map<String, Value>, path: &[String], owned: &FieldSet) {
-    let Some((last, parents)) = path.split_last() else {
+    if !remove_at(object, path) {
         return;
-    };
-    let mut node = &mut *object;
-    for segment in parents {
-        match node.get_mut(segment) {
-            Some(Value::Object(child)) => node = child,
-            _ => return,
-        }
     }
-    node.shift_remove(last);
     for depth in (1..path.len()).rev() {
         let Some(prefix) = path.get(..depth) else {
             return;
@@ -276,19 +268,24 @@ fn remove_field(object: &mut Map<String, Value>, path: &[String], owned: &FieldS
         let empty =
             matches!(fields::value_at(object, prefix), Some(Value::Object(m)) if m.is_empty());
         let in_use = owned.iter().any(|p| p.starts_with(prefix));
-        if !empty || in_use {
+        if !empty || in_use || !remove_at(object, prefix) {
             return;
         }
-        let Some((leaf, parents)) = prefix.split_last() else {
-            return;
-        };
-        let mut node = &mut *object;
-        for segment in parents {
-            match node.get_mut(segment) {
-                Some(Value::Object(child)) => node = child,
-                _ => return,
-            }
-        }
-        node.shift_remove(leaf);
     }
+}
+
+/// Removes the entry at `path` (a chain of map keys); false when a parent is not a map.
+fn remove_at(object: &mut Map<String, Value>, path: &[String]) -> bool {
+    let Some((last, parents)) = path.split_last() else {
+        return false;
+    };
+    let mut node = &mut *object;
+    for segment in parents {
+        match node.get_mut(segment) {
+            Some(Value::Object(child)) => node = child,
+            _ => return false,
+        }
+    }
+    node.shift_remove(last);
+    true
 }

@@ -158,6 +158,13 @@ fn stale_updates_conflict() {
         message.contains(r#"Operation cannot be fulfilled on configmaps "cas": the object has been modified; please apply your changes to the latest version and try again"#),
         "{message}"
     );
+    // Edit-style: read the current object, change it, replace it.
+    let mut current: Value =
+        serde_json::from_str(&h.ok(&["get", "cm", "cas", "-o", "json"])).unwrap();
+    current["data"]["a"] = Value::from("3");
+    let output = h.kubectl_with_input(&["replace", "-f", "-"], Some(&current.to_string()));
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(h.ok(&["get", "cm", "cas", "-o", "jsonpath={.data.a}"]), "3");
 }
 
 #[test]
