@@ -305,7 +305,7 @@ pub(crate) fn replace(
             ));
         }
         objects::prepare_update(&mut new, &current.object, &target.resource, status_write)?;
-        lifecycle::admit_update(target, &mut new)?;
+        lifecycle::admit_update(sandbox, target, &mut new)?;
         if is_deleting(&new) && !has_finalizers(&new) {
             return Ok(Modification::Delete);
         }

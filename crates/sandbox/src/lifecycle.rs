@@ -71,7 +71,7 @@ pub fn admit_create(
         object["status"] = json!({"phase": "Active"});
         labels_with_name(object);
     }
-    validate(target, object)
+    validate(sandbox, target, object)
 }
 
 /// `kubernetes.io/metadata.name`, which the API server puts on every namespace.
@@ -86,14 +86,14 @@ fn labels_with_name(object: &mut Value) {
 }
 
 /// Checks before an update.
-pub fn admit_update(target: &Target, new: &mut Value) -> Result<(), ApiError> {
+pub fn admit_update(sandbox: &Sandbox, target: &Target, new: &mut Value) -> Result<(), ApiError> {
     if is_namespace(target) {
         labels_with_name(new);
     }
-    validate(target, new)
+    validate(sandbox, target, new)
 }
 
-fn validate(target: &Target, object: &mut Value) -> Result<(), ApiError> {
+fn validate(sandbox: &Sandbox, target: &Target, object: &mut Value) -> Result<(), ApiError> {
     if is_crd(target) {
         resources::from_crd(object).map_err(|err| {
             ApiError::new(
@@ -108,7 +108,7 @@ fn validate(target: &Target, object: &mut Value) -> Result<(), ApiError> {
         return Ok(());
     }
     if target.resource.is_custom() {
-        return crate::validation::validate(&target.resource, object);
+        return sandbox.schemas.validate(&target.resource, object);
     }
     Ok(())
 }

@@ -14,12 +14,14 @@ use serde_json::Value;
 
 use crate::registry::Registry;
 use crate::status::ApiError;
+use crate::validation::Schemas;
 use crate::{discovery, openapi, version};
 
 /// Everything the handlers share.
 pub struct Sandbox {
     pub registry: Registry,
     pub store: Store,
+    pub schemas: Schemas,
     /// The address clients reach the server at (for `/api`'s serverAddressByClientCIDRs).
     pub address: SocketAddr,
     /// For background work (namespace termination) that outlives a request.
@@ -96,6 +98,7 @@ pub async fn start(options: SandboxOptions) -> Result<RunningSandbox, StartError
     let sandbox = Arc::new_cyclic(|this| Sandbox {
         registry: Registry::default(),
         store,
+        schemas: Schemas::default(),
         address,
         this: this.clone(),
     });
