@@ -290,6 +290,7 @@ pub(crate) fn replace(
     expected: Option<u64>,
 ) -> Answer {
     let status_write = target.subresource.as_deref() == Some("status");
+    let mut deleted = false;
     let outcome = sandbox.store.modify(&key(target, name), |current: &Stored| {
         if let Some(expected) = expected
             && expected != current.revision
@@ -307,6 +308,7 @@ pub(crate) fn replace(
         objects::prepare_update(&mut new, &current.object, &target.resource, status_write)?;
         lifecycle::admit_update(sandbox, target, &mut new)?;
         if is_deleting(&new) && !has_finalizers(&new) {
+            deleted = true;
             return Ok(Modification::Delete);
         }
         if without_revision(&new) == without_revision(&current.object) {
@@ -314,18 +316,24 @@ pub(crate) fn replace(
         }
         Ok(Modification::Replace(new.clone()))
     });
+    answer_modification(sandbox, target, name, outcome, deleted)
+}
+
+/// The answer to a read-modify-write: the object as written (after its kind's follow-up
+/// work), the object as it was when `deleted`, or the stored one when nothing changed.
+fn answer_modification(
+    sandbox: &Sandbox,
+    target: &Target,
+    name: &str,
+    outcome: Result<Option<Stored>, ModifyError<ApiError>>,
+    deleted: bool,
+) -> Answer {
     match outcome {
-        Ok(Some(stored)) => {
-            let deleted = stored.object.pointer("/metadata/deletionTimestamp").is_some()
-                && !has_finalizers(&stored.object)
-                && sandbox.store.get(&stored.key).is_none();
-            if deleted {
-                lifecycle::after_delete(sandbox, target, &stored);
-                return Ok((StatusCode::OK, stored.object));
-            }
-            Ok((StatusCode::OK, lifecycle::after_write(sandbox, target, stored)?))
+        Ok(Some(stored)) if deleted => {
+            lifecycle::after_delete(sandbox, target, &stored);
+            Ok((StatusCode::OK, stored.object))
         }
-        // Nothing changed: answer with the stored object.
+        Ok(Some(stored)) => Ok((StatusCode::OK, lifecycle::after_write(sandbox, target, stored)?)),
         Ok(None) => get(&sandbox.store, target, name),
         Err(ModifyError::Store(err)) => Err(store_error(target, name, err)),
         Err(ModifyError::Rejected(err)) => Err(err),
@@ -383,8 +391,8 @@ pub(crate) fn delete_object(sandbox: &Sandbox, target: &Target, name: &str) -> A
 }
 
 fn delete(sandbox: &Sandbox, target: &Target, name: &str) -> Answer {
-    let key = key(target, name);
-    let outcome = sandbox.store.modify(&key, |current: &Stored| {
+    let mut deleted = false;
+    let outcome = sandbox.store.modify(&key(target, name), |current: &Stored| {
         if has_finalizers(&current.object) || lifecycle::finalizes(target) {
             if is_deleting(&current.object) {
                 return Ok(Modification::Keep);
@@ -393,21 +401,10 @@ fn delete(sandbox: &Sandbox, target: &Target, name: &str) -> Answer {
             mark_deleting(&mut object)?;
             return Ok(Modification::Replace(object));
         }
+        deleted = true;
         Ok::<_, ApiError>(Modification::Delete)
     });
-    match outcome {
-        Ok(Some(stored)) if sandbox.store.get(&key).is_none() => {
-            lifecycle::after_delete(sandbox, target, &stored);
-            Ok((StatusCode::OK, stored.object))
-        }
-        Ok(Some(stored)) => {
-            let object = lifecycle::after_write(sandbox, target, stored)?;
-            Ok((StatusCode::OK, object))
-        }
-        Ok(None) => get(&sandbox.store, target, name),
-        Err(ModifyError::Store(err)) => Err(store_error(target, name, err)),
-        Err(ModifyError::Rejected(err)) => Err(err),
-    }
+    answer_modification(sandbox, target, name, outcome, deleted)
 }
 
 fn delete_collection(
