@@ -20,6 +20,8 @@ pub use authorizer::RbacAuthorizer;
 pub use error::{InvalidObjects, ObjectError};
 pub use explain::{BindingExplanation, BindingKind, BindingOutcome, Explanation, RuleMismatch};
 pub use objects::RbacObjects;
+/// Whether labels satisfy a `metav1.LabelSelector` (an invalid selector matches nothing).
+pub use selector::matches as label_selector_matches;
 
 /// The group whose members kube-apiserver allows everything, before RBAC is consulted.
 pub const SYSTEM_MASTERS: &str = "system:masters";

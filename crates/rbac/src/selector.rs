@@ -37,7 +37,7 @@ pub(crate) fn problems(selector: &LabelSelector) -> Vec<(String, String)> {
 /// Whether `labels` satisfy every requirement of the selector. An empty selector matches
 /// everything. A selector the API server would reject matches nothing: the aggregation
 /// controller cannot use it either.
-pub(crate) fn matches(selector: &LabelSelector, labels: &BTreeMap<String, String>) -> bool {
+pub fn matches(selector: &LabelSelector, labels: &BTreeMap<String, String>) -> bool {
     let labels_match = selector
         .match_labels
         .iter()
