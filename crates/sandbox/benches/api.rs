@@ -68,7 +68,7 @@ fn main() {
     let runtime =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     runtime.block_on(async {
-        let sandbox = start(SandboxOptions { listen: "127.0.0.1:0".parse().unwrap(), data_dir: None }).await.unwrap();
+        let sandbox = start(SandboxOptions::default()).await.unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("kubeconfig");
         std::fs::write(&path, sandbox.kubeconfig()).unwrap();

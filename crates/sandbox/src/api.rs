@@ -8,16 +8,17 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use certgate_store::{Key, Modification, ModifyError, Prefix, Store, StoreError, Stored};
+use certgate_store::{Key, Prefix, Store, StoreError};
 use serde_json::{Value, json};
 
-use crate::objects::{self, has_finalizers, is_deleting, mark_deleting, precondition};
+use crate::requester::Requester;
 use crate::resources::ResourceType;
 use crate::selectors::{FieldSelector, LabelSelector};
 use crate::server::Sandbox;
 use crate::status::ApiError;
 use crate::target::{Target, resolve};
-use crate::{lifecycle, watch};
+use crate::watch;
+use crate::writes::{self, Answer};
 
 /// Largest request body accepted (the API server's limit).
 pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
@@ -82,13 +83,8 @@ pub async fn handle(
         Ok(target) => target,
         Err(err) => return err.into_response(),
     };
-    // Never write what was asked as a dry run: only creates can be dry-run here.
-    if is_dry_run(&query) && method != Method::POST && method != Method::GET {
-        return ApiError::bad_request(
-            "the sandbox API server supports dryRun=All on create only; repeat the request without dryRun",
-        )
-        .into_response();
-    }
+    let requester =
+        Requester { user: Requester::system("sandbox-admin").user, dry_run: is_dry_run(&query) };
     let result = match (&method, target.name.as_deref()) {
         (&Method::GET, None) if is_true(query.get("watch")) => {
             return watch::serve(sandbox, target, query).await;
@@ -101,11 +97,17 @@ pub async fn handle(
                 (status, object)
             }
         }),
-        (&Method::POST, None) => create(&sandbox, &target, &headers, &body, &query),
-        (&Method::PUT, Some(name)) => update(&sandbox, &target, name, &headers, &body),
-        (&Method::PATCH, Some(name)) => patch(&sandbox, &target, name, &headers, &body, &query),
-        (&Method::DELETE, Some(name)) => delete(&sandbox, &target, name),
-        (&Method::DELETE, None) => delete_collection(&sandbox, &target, &query),
+        (&Method::POST, None) => create(&sandbox, &target, &requester, &headers, &body).await,
+        (&Method::PUT, Some(name)) => {
+            update(&sandbox, &target, name, &requester, &headers, &body).await
+        }
+        (&Method::PATCH, Some(name)) => {
+            patch(&sandbox, &target, name, &requester, &headers, &body, &query).await
+        }
+        (&Method::DELETE, Some(name)) => {
+            delete(&sandbox, &target, name, requester, &headers, &body).await
+        }
+        (&Method::DELETE, None) => delete_collection(&sandbox, &target, &requester, &query).await,
         _ => Err(ApiError::method_not_allowed(method.as_str())),
     };
     match result {
@@ -117,8 +119,6 @@ pub async fn handle(
 fn is_true(value: Option<&String>) -> bool {
     matches!(value.map(String::as_str), Some("true" | "1"))
 }
-
-type Answer = Result<(StatusCode, Value), ApiError>;
 
 /// Reads a create or update body: JSON (the default) or YAML. Protobuf, which client-go's
 /// typed clients send for built-in kinds (e.g. `kubectl create namespace`), is refused with
@@ -242,116 +242,28 @@ fn decode_continue(target: &Target, token: &str) -> Result<Key, ApiError> {
     })
 }
 
-fn create(
+async fn create(
     sandbox: &Sandbox,
     target: &Target,
+    requester: &Requester,
     headers: &HeaderMap,
     body: &[u8],
-    query: &HashMap<String, String>,
 ) -> Answer {
     if target.subresource.is_some() {
         return Err(ApiError::method_not_allowed("POST"));
     }
-    let object = parse_body(headers, body)?;
-    if is_dry_run(query) {
-        let mut object = object;
-        objects::prepare_create(&mut object, &target.resource, target.namespace.as_deref())?;
-        lifecycle::admit_create(sandbox, target, &mut object)?;
-        return Ok((StatusCode::CREATED, object));
-    }
-    create_object(sandbox, target, object)
-}
-
-/// Creates `object` in `target`'s collection with every admission step.
-pub(crate) fn create_object(sandbox: &Sandbox, target: &Target, mut object: Value) -> Answer {
-    objects::prepare_create(&mut object, &target.resource, target.namespace.as_deref())?;
-    lifecycle::admit_create(sandbox, target, &mut object)?;
-    let name =
-        object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_owned();
-    let stored = sandbox
-        .store
-        .create(key(target, &name), object)
-        .map_err(|err| store_error(target, &name, err))?;
-    let object = lifecycle::after_write(sandbox, target, stored)?;
-    Ok((StatusCode::CREATED, object))
+    writes::create(sandbox, target, requester, parse_body(headers, body)?).await
 }
 
 fn is_dry_run(query: &HashMap<String, String>) -> bool {
     query.get("dryRun").is_some_and(|d| d == "All")
 }
 
-/// Replaces the stored object with `new` under the status split, or deletes it when the
-/// update removed the last finalizer of an object being deleted.
-pub(crate) fn replace(
+async fn update(
     sandbox: &Sandbox,
     target: &Target,
     name: &str,
-    mut new: Value,
-    expected: Option<u64>,
-) -> Answer {
-    let status_write = target.subresource.as_deref() == Some("status");
-    let mut deleted = false;
-    let outcome = sandbox.store.modify(&key(target, name), |current: &Stored| {
-        if let Some(expected) = expected
-            && expected != current.revision
-        {
-            return Err(store_error(
-                target,
-                name,
-                StoreError::Conflict {
-                    key: Box::new(current.key.clone()),
-                    expected,
-                    actual: current.revision,
-                },
-            ));
-        }
-        objects::prepare_update(&mut new, &current.object, &target.resource, status_write)?;
-        lifecycle::admit_update(sandbox, target, &mut new)?;
-        if is_deleting(&new) && !has_finalizers(&new) {
-            deleted = true;
-            return Ok(Modification::Delete);
-        }
-        if without_revision(&new) == without_revision(&current.object) {
-            return Ok(Modification::Keep);
-        }
-        Ok(Modification::Replace(new.clone()))
-    });
-    answer_modification(sandbox, target, name, outcome, deleted)
-}
-
-/// The answer to a read-modify-write: the object as written (after its kind's follow-up
-/// work), the object as it was when `deleted`, or the stored one when nothing changed.
-fn answer_modification(
-    sandbox: &Sandbox,
-    target: &Target,
-    name: &str,
-    outcome: Result<Option<Stored>, ModifyError<ApiError>>,
-    deleted: bool,
-) -> Answer {
-    match outcome {
-        Ok(Some(stored)) if deleted => {
-            lifecycle::after_delete(sandbox, target, &stored);
-            Ok((StatusCode::OK, stored.object))
-        }
-        Ok(Some(stored)) => Ok((StatusCode::OK, lifecycle::after_write(sandbox, target, stored)?)),
-        Ok(None) => get(&sandbox.store, target, name),
-        Err(ModifyError::Store(err)) => Err(store_error(target, name, err)),
-        Err(ModifyError::Rejected(err)) => Err(err),
-    }
-}
-
-fn without_revision(object: &Value) -> Value {
-    let mut object = object.clone();
-    if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
-        metadata.remove("resourceVersion");
-    }
-    object
-}
-
-fn update(
-    sandbox: &Sandbox,
-    target: &Target,
-    name: &str,
+    requester: &Requester,
     headers: &HeaderMap,
     body: &[u8],
 ) -> Answer {
@@ -362,14 +274,14 @@ fn update(
             "the name of the object ({body_name}) does not match the name on the URL ({name})"
         )));
     }
-    let expected = precondition(&object)?;
-    replace(sandbox, target, name, object, expected)
+    writes::update(sandbox, target, name, requester, |_| Ok(object.clone())).await
 }
 
-fn patch(
+async fn patch(
     sandbox: &Sandbox,
     target: &Target,
     name: &str,
+    requester: &Requester,
     headers: &HeaderMap,
     body: &[u8],
     query: &HashMap<String, String>,
@@ -382,34 +294,35 @@ fn patch(
     if body.len() > MAX_BODY_BYTES {
         return Err(ApiError::new(413, "RequestEntityTooLarge", "the request body is too large"));
     }
-    crate::patching::patch(sandbox, target, name, patch_type, body, query)
+    crate::patching::patch(sandbox, target, name, requester, patch_type, body, query).await
 }
 
-/// Deletes (or starts deleting, with finalizers) one object.
-pub(crate) fn delete_object(sandbox: &Sandbox, target: &Target, name: &str) -> Answer {
-    delete(sandbox, target, name)
-}
-
-fn delete(sandbox: &Sandbox, target: &Target, name: &str) -> Answer {
-    let mut deleted = false;
-    let outcome = sandbox.store.modify(&key(target, name), |current: &Stored| {
-        if has_finalizers(&current.object) || lifecycle::finalizes(target) {
-            if is_deleting(&current.object) {
-                return Ok(Modification::Keep);
-            }
-            let mut object = current.object.clone();
-            mark_deleting(&mut object)?;
-            return Ok(Modification::Replace(object));
-        }
-        deleted = true;
-        Ok::<_, ApiError>(Modification::Delete)
-    });
-    answer_modification(sandbox, target, name, outcome, deleted)
-}
-
-fn delete_collection(
+/// DELETE with an optional DeleteOptions body: its preconditions, and its `dryRun`
+/// (kubectl sends `--dry-run=server` there rather than in the query).
+async fn delete(
     sandbox: &Sandbox,
     target: &Target,
+    name: &str,
+    mut requester: Requester,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Answer {
+    let options = if body.iter().all(u8::is_ascii_whitespace) {
+        Value::Null
+    } else {
+        parse_body(headers, body)?
+    };
+    let preconditions = writes::Preconditions::from_options(&options)?;
+    if let Some(dry_run) = options.get("dryRun").and_then(Value::as_array) {
+        requester.dry_run |= dry_run.iter().any(|d| d == "All");
+    }
+    writes::delete(sandbox, target, name, &requester, &preconditions).await
+}
+
+async fn delete_collection(
+    sandbox: &Sandbox,
+    target: &Target,
+    requester: &Requester,
     query: &HashMap<String, String>,
 ) -> Answer {
     let labels =
@@ -425,7 +338,10 @@ fn delete_collection(
             namespace: Some(stored.key.namespace.clone()).filter(|n| !n.is_empty()),
             ..target.clone()
         };
-        if let Ok((_, object)) = delete(sandbox, &item, &stored.key.name) {
+        let none = writes::Preconditions::default();
+        if let Ok((_, object)) =
+            writes::delete(sandbox, &item, &stored.key.name, requester, &none).await
+        {
             deleted.push(object);
         }
     }

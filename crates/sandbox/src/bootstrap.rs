@@ -5,10 +5,12 @@
 use serde_json::{Value, json};
 
 use crate::api::{self, prefix};
+use crate::requester::Requester;
 use crate::resources::ResourceType;
 use crate::server::Sandbox;
 use crate::status::ApiError;
 use crate::target::Target;
+use crate::writes;
 
 /// The namespaces every cluster has.
 const NAMESPACES: [&str; 4] = ["default", "kube-system", "kube-public", "kube-node-lease"];
@@ -19,7 +21,7 @@ fn resource(sandbox: &Sandbox, group: &str, plural: &str) -> Result<ResourceType
     })
 }
 
-fn create_missing(
+async fn create_missing(
     sandbox: &Sandbox,
     resource: &ResourceType,
     object: Value,
@@ -31,10 +33,12 @@ fn create_missing(
     if sandbox.store.get(&api::key(&target, &name)).is_some() {
         return Ok(());
     }
-    api::create_object(sandbox, &target, object).map(|_| ())
+    writes::create(sandbox, &target, &Requester::system("system:apiserver"), object)
+        .await
+        .map(|_| ())
 }
 
-pub fn run(sandbox: &Sandbox) -> Result<(), ApiError> {
+pub async fn run(sandbox: &Sandbox) -> Result<(), ApiError> {
     let crds = resource(sandbox, "apiextensions.k8s.io", "customresourcedefinitions")?;
     // Stored CRDs (from a data directory) are served before anything else is read.
     let stored = sandbox.store.list(&prefix(&crds, None), None, None);
@@ -49,13 +53,14 @@ pub fn run(sandbox: &Sandbox) -> Result<(), ApiError> {
             sandbox,
             &namespaces,
             json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}),
-        )?;
+        )
+        .await?;
     }
     for crd in certgate_api::crd::all() {
         let object = serde_json::to_value(&crd).map_err(|err| {
             ApiError::new(500, "InternalError", format!("cannot serialize a CRD: {err}"))
         })?;
-        create_missing(sandbox, &crds, object)?;
+        create_missing(sandbox, &crds, object).await?;
     }
     Ok(())
 }

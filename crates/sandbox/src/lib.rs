@@ -2,6 +2,7 @@
 //! end-to-end tests on one machine. **Not a production API server**: it listens on
 //! loopback only, keeps one process's state, and simplifies what certgate does not need.
 
+mod admission;
 mod api;
 mod bootstrap;
 pub mod discovery;
@@ -12,6 +13,7 @@ mod objects;
 pub mod openapi;
 mod patching;
 pub mod registry;
+mod requester;
 pub mod resources;
 mod selectors;
 pub mod server;
@@ -21,5 +23,6 @@ mod target;
 mod validation;
 pub mod version;
 mod watch;
+mod writes;
 
 pub use server::{RunningSandbox, SandboxOptions, StartError, start};

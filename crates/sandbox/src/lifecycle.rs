@@ -9,11 +9,13 @@ use std::time::Duration;
 use certgate_store::{Key, Modification, Prefix, Stored};
 use serde_json::{Value, json};
 
-use crate::api::{self, prefix};
+use crate::api::prefix;
+use crate::requester::Requester;
 use crate::resources::{self, ResourceType};
 use crate::server::Sandbox;
 use crate::status::ApiError;
 use crate::target::Target;
+use crate::writes;
 
 const CRDS: &str = "customresourcedefinitions";
 const NAMESPACES: &str = "namespaces";
@@ -42,9 +44,9 @@ fn namespace_key(name: &str) -> Key {
     }
 }
 
-/// Checks before a create: the namespace exists and is not terminating; the object is
-/// valid for its kind.
-pub fn admit_create(
+/// Checks before a create (the API server's NamespaceLifecycle admission, before any
+/// webhook): the namespace exists and is not terminating; namespaces get their defaults.
+pub fn before_create(
     sandbox: &Sandbox,
     target: &Target,
     object: &mut Value,
@@ -71,7 +73,7 @@ pub fn admit_create(
         object["status"] = json!({"phase": "Active"});
         labels_with_name(object);
     }
-    validate(sandbox, target, object)
+    Ok(())
 }
 
 /// `kubernetes.io/metadata.name`, which the API server puts on every namespace.
@@ -85,15 +87,16 @@ fn labels_with_name(object: &mut Value) {
     }
 }
 
-/// Checks before an update.
-pub fn admit_update(sandbox: &Sandbox, target: &Target, new: &mut Value) -> Result<(), ApiError> {
+/// Defaults of an update, before admission.
+pub fn before_update(target: &Target, new: &mut Value) {
     if is_namespace(target) {
         labels_with_name(new);
     }
-    validate(sandbox, target, new)
 }
 
-fn validate(sandbox: &Sandbox, target: &Target, object: &mut Value) -> Result<(), ApiError> {
+/// Validation of the object for its kind, after mutating admission: CRDs must be servable,
+/// custom resources are defaulted, pruned and validated against their schema.
+pub fn validate(sandbox: &Sandbox, target: &Target, object: &mut Value) -> Result<(), ApiError> {
     if is_crd(target) {
         resources::from_crd(object).map_err(|err| {
             ApiError::new(
@@ -211,7 +214,7 @@ async fn terminate(sandbox: Arc<Sandbox>, namespace: String) {
         let mut remaining = 0usize;
         for (_, _, resources) in sandbox.registry.group_versions() {
             for resource in resources.iter().filter(|r| r.namespaced) {
-                remaining += delete_contents(&sandbox, resource, &namespace);
+                remaining += delete_contents(&sandbox, resource, &namespace).await;
             }
         }
         if remaining == 0 {
@@ -234,7 +237,7 @@ async fn terminate(sandbox: Arc<Sandbox>, namespace: String) {
 }
 
 /// Asks every object of `resource` in `namespace` to be deleted; returns how many remain.
-fn delete_contents(sandbox: &Sandbox, resource: &ResourceType, namespace: &str) -> usize {
+async fn delete_contents(sandbox: &Sandbox, resource: &ResourceType, namespace: &str) -> usize {
     let listed = sandbox.store.list(
         &Prefix { namespace: Some(namespace.to_owned()), ..prefix(resource, None) },
         None,
@@ -246,9 +249,12 @@ fn delete_contents(sandbox: &Sandbox, resource: &ResourceType, namespace: &str) 
         name: None,
         subresource: None,
     };
+    // The namespace controller's deletes go through admission like any client's.
+    let controller = Requester::system("system:serviceaccount:kube-system:namespace-controller");
+    let none = writes::Preconditions::default();
     let mut remaining = 0;
     for item in listed.items {
-        let _ = api::delete_object(sandbox, &target, &item.key.name);
+        let _ = writes::delete(sandbox, &target, &item.key.name, &controller, &none).await;
         if sandbox.store.get(&item.key).is_some() {
             remaining += 1;
         }

@@ -85,9 +85,10 @@ pub fn check_type(object: &mut Value, resource: &ResourceType) -> Result<(), Api
     Ok(())
 }
 
-/// Prepares a new object: name (from `generateName` if needed), namespace from the URL, a
-/// new uid, creation time, generation 1, no status for kinds with a status subresource.
-pub fn prepare_create(
+/// What the API server does to a create body as it decodes it, before admission: type
+/// checked against the URL, namespace from the URL, no status for custom resources with a
+/// status subresource, no resourceVersion.
+pub fn decode_create(
     object: &mut Value,
     resource: &ResourceType,
     namespace: Option<&str>,
@@ -99,26 +100,7 @@ pub fn prepare_create(
     {
         root.remove("status");
     }
-    let qualified_kind = resource.qualified_kind();
     let metadata = metadata_mut(object)?;
-    let name = metadata.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
-    let name = if name.is_empty() {
-        let prefix = metadata.get("generateName").and_then(Value::as_str).unwrap_or_default();
-        if prefix.is_empty() {
-            return Err(ApiError::new(
-                422,
-                "Invalid",
-                format!(
-                    "{qualified_kind} \"\" is invalid: metadata.name: Required value: name or generateName is required"
-                ),
-            ));
-        }
-        format!("{prefix}{}", generated_suffix())
-    } else {
-        name
-    };
-    validate_name(&qualified_kind, &name)?;
-    metadata.insert("name".to_owned(), json!(name));
     match (resource.namespaced, namespace) {
         (true, Some(ns)) => {
             let given = metadata.get("namespace").and_then(Value::as_str).unwrap_or_default();
@@ -143,6 +125,34 @@ pub fn prepare_create(
             "resourceVersion should not be set on objects to be created",
         ));
     }
+    Ok(())
+}
+
+/// The system fields of a new object, filled after mutating admission as the API server
+/// does (so webhooks see a `generateName` request without a name): name, uid, creation
+/// time, generation 1.
+pub fn fill_create(object: &mut Value, resource: &ResourceType) -> Result<(), ApiError> {
+    check_type(object, resource)?;
+    let qualified_kind = resource.qualified_kind();
+    let metadata = metadata_mut(object)?;
+    let name = metadata.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let name = if name.is_empty() {
+        let prefix = metadata.get("generateName").and_then(Value::as_str).unwrap_or_default();
+        if prefix.is_empty() {
+            return Err(ApiError::new(
+                422,
+                "Invalid",
+                format!(
+                    "{qualified_kind} \"\" is invalid: metadata.name: Required value: name or generateName is required"
+                ),
+            ));
+        }
+        format!("{prefix}{}", generated_suffix())
+    } else {
+        name
+    };
+    validate_name(&qualified_kind, &name)?;
+    metadata.insert("name".to_owned(), json!(name));
     metadata.insert("uid".to_owned(), json!(new_uid()));
     metadata.insert("creationTimestamp".to_owned(), json!(now()));
     metadata.remove("deletionTimestamp");
@@ -153,6 +163,17 @@ pub fn prepare_create(
         metadata.remove("generation");
     }
     Ok(())
+}
+
+/// Both steps of a create, for tests.
+#[cfg(test)]
+fn prepare_create(
+    object: &mut Value,
+    resource: &ResourceType,
+    namespace: Option<&str>,
+) -> Result<(), ApiError> {
+    decode_create(object, resource, namespace)?;
+    fill_create(object, resource)
 }
 
 /// Custom resources and CRDs keep `metadata.generation`; other built-ins here do not.

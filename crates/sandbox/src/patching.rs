@@ -1,33 +1,30 @@
 //! PATCH: JSON patch, merge patch, strategic merge patch (built-in kinds) and server-side
 //! apply, computed by `certgate-patch` against the stored object and written with the
-//! same admission steps as an update. A conflicting concurrent write is retried, as the
-//! API server retries its read-patch-write loop.
+//! same steps as an update (`writes`), which recomputes the patch when another write
+//! lands between its read and write.
 
 use std::collections::HashMap;
 
-use axum::http::StatusCode;
 use certgate_patch::{ApplyOptions, PatchType};
 use serde_json::Value;
 
-use crate::api::{self, key};
-use crate::objects::precondition;
+use crate::api::key;
+use crate::requester::Requester;
 use crate::server::Sandbox;
 use crate::status::ApiError;
 use crate::target::Target;
 
-/// How often a patch is recomputed when another write lands between its read and write.
-const ATTEMPTS: usize = 5;
-
-type Answer = Result<(StatusCode, Value), ApiError>;
+use crate::writes::{self, Answer};
 
 fn patch_error(err: &certgate_patch::PatchError) -> ApiError {
     ApiError::new(err.status_code(), err.reason(), err.status_message())
 }
 
-pub fn patch(
+pub async fn patch(
     sandbox: &Sandbox,
     target: &Target,
     name: &str,
+    requester: &Requester,
     patch_type: PatchType,
     body: &[u8],
     query: &HashMap<String, String>,
@@ -47,26 +44,21 @@ pub fn patch(
         subresource: target.subresource.clone(),
     });
     let strategy = certgate_patch::builtin_strategy(&target.resource.group, &target.resource.kind);
-    for _ in 0..ATTEMPTS {
-        let Some(current) = sandbox.store.get(&key(target, name)) else {
-            let Some(options) = &apply else {
-                return Err(ApiError::not_found(&target.resource.qualified_plural(), name));
-            };
-            // Apply creates what does not exist.
-            let mut object = certgate_patch::apply_patch(
-                &Value::Null,
-                patch_type,
-                body,
-                strategy,
-                Some(options),
-            )
-            .map_err(|e| patch_error(&e))?;
-            check_applied_name(&object, name)?;
-            if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
-                metadata.insert("name".to_owned(), Value::String(name.to_owned()));
-            }
-            return api::create_object(sandbox, target, object);
+    if sandbox.store.get(&key(target, name)).is_none() {
+        let Some(options) = &apply else {
+            return Err(ApiError::not_found(&target.resource.qualified_plural(), name));
         };
+        // Apply creates what does not exist.
+        let mut object =
+            certgate_patch::apply_patch(&Value::Null, patch_type, body, strategy, Some(options))
+                .map_err(|e| patch_error(&e))?;
+        check_applied_name(&object, name)?;
+        if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+            metadata.insert("name".to_owned(), Value::String(name.to_owned()));
+        }
+        return writes::create(sandbox, target, requester, object).await;
+    }
+    writes::update(sandbox, target, name, requester, |current| {
         let patched = certgate_patch::apply_patch(
             &current.object,
             patch_type,
@@ -76,22 +68,9 @@ pub fn patch(
         )
         .map_err(|e| patch_error(&e))?;
         check_applied_name(&patched, name)?;
-        let expected = precondition(&patched)?;
-        match api::replace(sandbox, target, name, patched, expected.or(Some(current.revision))) {
-            // A concurrent write: read again and re-apply, unless the patch itself named
-            // the version it expected.
-            Err(err) if err.reason == "Conflict" && expected == Some(current.revision) => continue,
-            other => return other,
-        }
-    }
-    Err(ApiError::new(
-        409,
-        "Conflict",
-        format!(
-            "Operation cannot be fulfilled on {} \"{name}\": the object kept changing while the patch was applied; try again",
-            target.resource.qualified_plural()
-        ),
-    ))
+        Ok(patched)
+    })
+    .await
 }
 
 /// The patched object must still be the one in the URL.

@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Weak};
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{Path, State};
@@ -24,6 +25,7 @@ pub struct Sandbox {
     pub schemas: Schemas,
     /// The address clients reach the server at (for `/api`'s serverAddressByClientCIDRs).
     pub address: SocketAddr,
+    pub bookmark_interval: Duration,
     /// For background work (namespace termination) that outlives a request.
     pub(crate) this: Weak<Sandbox>,
 }
@@ -36,6 +38,19 @@ pub struct SandboxOptions {
     /// `None`: state in memory only. `Some(dir)`: every write is durable there before it is
     /// acknowledged, and a restart with the same directory keeps every object.
     pub data_dir: Option<PathBuf>,
+    /// How often a watch that allows bookmarks gets one.
+    pub bookmark_interval: Duration,
+}
+
+impl Default for SandboxOptions {
+    /// A free loopback port, state in memory, a bookmark every 10 s.
+    fn default() -> SandboxOptions {
+        SandboxOptions {
+            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            data_dir: None,
+            bookmark_interval: Duration::from_secs(10),
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -100,9 +115,10 @@ pub async fn start(options: SandboxOptions) -> Result<RunningSandbox, StartError
         store,
         schemas: Schemas::default(),
         address,
+        bookmark_interval: options.bookmark_interval,
         this: this.clone(),
     });
-    crate::bootstrap::run(&sandbox).map_err(|err| StartError::Bootstrap(err.message))?;
+    crate::bootstrap::run(&sandbox).await.map_err(|err| StartError::Bootstrap(err.message))?;
     let handle = axum_server::Handle::new();
     let server = axum_server::from_tcp_rustls(
         listener,

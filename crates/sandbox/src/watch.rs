@@ -18,8 +18,6 @@ use crate::server::Sandbox;
 use crate::status::ApiError;
 use crate::target::Target;
 
-/// How often a watch that asked for bookmarks gets one.
-const BOOKMARK_INTERVAL: Duration = Duration::from_secs(10);
 /// Watches end after this long unless `timeoutSeconds` says otherwise, as the API server
 /// ends them after a randomized 30–60 minutes.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30 * 60);
@@ -44,14 +42,23 @@ pub async fn serve(
         Err(err) => return err.into_response(),
     };
     let bookmarks = query.get("allowWatchBookmarks").is_some_and(|b| b == "true");
+    let initial_events = match initial_events(&query, bookmarks) {
+        Ok(initial_events) => initial_events,
+        Err(err) => return err.into_response(),
+    };
     let timeout = query
         .get("timeoutSeconds")
         .and_then(|t| t.parse::<u64>().ok())
         .map(Duration::from_secs)
         .unwrap_or(DEFAULT_TIMEOUT);
     let prefix = prefix(&target.resource, target.namespace.as_deref());
-    // Unset or "0": the current state as ADDED events, then changes after it.
+    // Unset or "0", or `sendInitialEvents`: the current state as ADDED events, then
+    // changes after it.
     let (initial, after) = match query.get("resourceVersion").map(String::as_str) {
+        _ if initial_events => {
+            let listed = sandbox.store.list(&prefix, None, None);
+            (listed.items, listed.revision)
+        }
         None | Some("" | "0") => {
             let listed = sandbox.store.list(&prefix, None, None);
             (listed.items, listed.revision)
@@ -73,21 +80,27 @@ pub async fn serve(
         labels.matches(object.pointer("/metadata/labels")) && fields.matches(object)
     };
     let resource = target.resource.clone();
+    let interval = sandbox.bookmark_interval;
     tokio::spawn(async move {
         for stored in initial {
             if selected(&stored.object) && sender.send(event("ADDED", &stored)).await.is_err() {
                 return;
             }
         }
+        if initial_events
+            && sender.send(bookmark(&resource, after, INITIAL_EVENTS_END)).await.is_err()
+        {
+            return;
+        }
         let deadline = tokio::time::sleep(timeout);
         tokio::pin!(deadline);
-        let mut ticker = tokio::time::interval(BOOKMARK_INTERVAL);
+        let mut ticker = tokio::time::interval(interval);
         ticker.tick().await;
         let mut last = after;
         loop {
             let line = tokio::select! {
                 () = &mut deadline => return,
-                _ = ticker.tick(), if bookmarks => bookmark(&resource, last),
+                _ = ticker.tick(), if bookmarks => bookmark(&resource, last, None),
                 () = sender.closed() => return,
                 change = watch.next() => match change {
                     Ok(change) => {
@@ -127,15 +140,54 @@ fn event(kind: &str, stored: &Stored) -> Bytes {
     json_line(&json!({"type": kind, "object": stored.object}))
 }
 
-fn bookmark(resource: &crate::resources::ResourceType, revision: u64) -> Bytes {
+/// The annotation on the bookmark that ends the initial events of a streaming list.
+const INITIAL_EVENTS_END: Option<(&str, &str)> = Some(("k8s.io/initial-events-end", "true"));
+
+fn bookmark(
+    resource: &crate::resources::ResourceType,
+    revision: u64,
+    annotation: Option<(&str, &str)>,
+) -> Bytes {
+    let mut metadata = json!({"resourceVersion": revision.to_string()});
+    if let Some((key, value)) = annotation {
+        metadata["annotations"] = json!({ key: value });
+    }
     json_line(&json!({
         "type": "BOOKMARK",
-        "object": {
-            "kind": resource.kind,
-            "apiVersion": resource.group_version(),
-            "metadata": {"resourceVersion": revision.to_string()},
-        },
+        "object": {"kind": resource.kind, "apiVersion": resource.group_version(), "metadata": metadata},
     }))
+}
+
+/// `sendInitialEvents=true` (streaming lists): the current state, then a bookmark marking
+/// its end. The API server requires bookmarks and `resourceVersionMatch=NotOlderThan` with it.
+fn initial_events(query: &HashMap<String, String>, bookmarks: bool) -> Result<bool, ApiError> {
+    if query.get("sendInitialEvents").is_none_or(|s| s != "true") {
+        return Ok(false);
+    }
+    let mut problems = Vec::new();
+    if query.get("resourceVersionMatch").is_none_or(|m| m != "NotOlderThan") {
+        problems.push(
+            "resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+        );
+    }
+    if !bookmarks {
+        problems.push(
+            "allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true",
+        );
+    }
+    match problems.as_slice() {
+        [] => Ok(true),
+        [one] => Err(ApiError::new(
+            422,
+            "Invalid",
+            format!("ListOptions.meta.k8s.io \"\" is invalid: {one}"),
+        )),
+        many => Err(ApiError::new(
+            422,
+            "Invalid",
+            format!("ListOptions.meta.k8s.io \"\" is invalid: [{}]", many.join(", ")),
+        )),
+    }
 }
 
 /// A watch that cannot start: the API server answers 200 with one ERROR event.

@@ -6,6 +6,7 @@ mod support;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use certgate_sandbox::SandboxOptions;
 use futures_util::{StreamExt, TryStreamExt};
 use k8s_openapi::api::core::v1::ConfigMap;
 use kube::api::{Api, DeleteParams, PostParams, WatchEvent, WatchParams};
@@ -161,4 +162,116 @@ fn a_restart_with_a_data_dir_keeps_objects_and_versions() {
     assert_eq!(before, after);
     // Restored CRDs are served again.
     h.ok(&["get", "certificaterequestpolicies"]);
+}
+
+/// The next item of a watch stream, failing the test when none comes in 10 s.
+async fn next_event<S: futures_util::Stream + Unpin>(stream: &mut S) -> S::Item {
+    tokio::time::timeout(Duration::from_secs(10), stream.next())
+        .await
+        .expect("no watch event within 10 s")
+        .expect("the watch ended")
+}
+
+#[test]
+fn watches_that_allow_bookmarks_get_them_with_the_latest_version() {
+    let h = Harness::start_with_options(SandboxOptions {
+        bookmark_interval: Duration::from_millis(100),
+        ..SandboxOptions::default()
+    });
+    let client = client(&h);
+    h.runtime.block_on(async move {
+        let api: Api<ConfigMap> = Api::namespaced(client, "default");
+        let start = api.list(&Default::default()).await.unwrap().metadata.resource_version.unwrap();
+        let created = api.create(&PostParams::default(), &config_map("b", "1")).await.unwrap();
+        let created_version: u64 = created.metadata.resource_version.unwrap().parse().unwrap();
+        let mut stream = api.watch(&WatchParams::default(), &start).await.unwrap().boxed();
+        assert!(matches!(next_event(&mut stream).await.unwrap(), WatchEvent::Added(_)));
+        match next_event(&mut stream).await.unwrap() {
+            WatchEvent::Bookmark(bookmark) => {
+                let version: u64 = bookmark.metadata.resource_version.parse().unwrap();
+                assert!(version >= created_version, "{version} < {created_version}");
+                assert_eq!(bookmark.types.kind, "ConfigMap");
+            }
+            other => panic!("expected a bookmark, got {other:?}"),
+        }
+
+        // Without allowWatchBookmarks, none comes: the next event is the next change.
+        let mut quiet = api
+            .watch(&WatchParams::default().disable_bookmarks(), &created_version.to_string())
+            .await
+            .unwrap()
+            .boxed();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        api.delete("b", &DeleteParams::default()).await.unwrap();
+        assert!(matches!(next_event(&mut quiet).await.unwrap(), WatchEvent::Deleted(_)));
+    });
+}
+
+#[test]
+fn streaming_lists_send_the_state_then_a_bookmark_that_ends_it() {
+    let h = Harness::start();
+    let client = client(&h);
+    h.runtime.block_on(async move {
+        let api: Api<ConfigMap> = Api::namespaced(client, "default");
+        for name in ["s1", "s2"] {
+            api.create(&PostParams::default(), &config_map(name, "1")).await.unwrap();
+        }
+        let mut stream =
+            api.watch(&WatchParams::default().initial_events(), "").await.unwrap().boxed();
+        let mut added = Vec::new();
+        loop {
+            match tokio::time::timeout(Duration::from_secs(10), stream.next())
+                .await
+                .unwrap()
+                .unwrap()
+                .unwrap()
+            {
+                WatchEvent::Added(cm) => added.push(cm.metadata.name.unwrap()),
+                WatchEvent::Bookmark(bookmark) => {
+                    assert_eq!(
+                        bookmark.metadata.annotations.get("k8s.io/initial-events-end"),
+                        Some(&"true".to_owned())
+                    );
+                    break;
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        assert_eq!(added, ["s1", "s2"]);
+
+        // kube-rs' watcher in streaming-list mode keeps a reflector in sync with it.
+        let (reader, writer) = reflector::store();
+        let config = watcher::Config::default().streaming_lists();
+        let watching = tokio::spawn(
+            reflector(writer, watcher(api.clone(), config))
+                .applied_objects()
+                .try_for_each(|_| async { Ok(()) }),
+        );
+        reader.wait_until_ready().await.unwrap();
+        api.create(&PostParams::default(), &config_map("s3", "1")).await.unwrap();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while reader.state().len() < 3 {
+            assert!(tokio::time::Instant::now() < deadline, "the reflector did not see s3");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        watching.abort();
+    });
+}
+
+#[test]
+fn streaming_lists_without_bookmarks_are_invalid_as_the_api_server_says() {
+    let h = Harness::start();
+    let output = h.kubectl(&[
+        "get",
+        "--raw",
+        "/api/v1/namespaces/default/configmaps?watch=true&sendInitialEvents=true",
+    ]);
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains(
+            "ListOptions.meta.k8s.io \"\" is invalid: [resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true]"
+        ),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }

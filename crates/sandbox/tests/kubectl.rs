@@ -236,18 +236,51 @@ fn server_side_apply_creates_updates_and_records_the_manager() {
 }
 
 #[test]
-fn server_dry_runs_create_nothing_and_never_write() {
+fn server_dry_runs_of_every_write_answer_without_writing() {
     let h = Harness::start();
     let manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dry\ndata:\n  a: \"1\"\n";
     let dry = h.kubectl_with_input(&["apply", "--dry-run=server", "-f", "-"], Some(manifest));
     assert!(dry.status.success(), "{}", String::from_utf8_lossy(&dry.stderr));
+    assert_eq!(String::from_utf8_lossy(&dry.stdout), "configmap/dry created (server dry run)\n");
     h.fails(&["get", "cm", "dry"]);
     h.apply(manifest);
+    let version = h.ok(&["get", "cm", "dry", "-o", "jsonpath={.metadata.resourceVersion}"]);
+
+    // A dry-run apply of a change answers with the changed object and stores nothing.
     let changed = manifest.replace("\"1\"", "\"2\"");
-    let refused = h.kubectl_with_input(&["apply", "--dry-run=server", "-f", "-"], Some(&changed));
-    assert!(!refused.status.success());
-    assert!(
-        String::from_utf8_lossy(&refused.stderr).contains("supports dryRun=All on create only")
+    let preview = h.kubectl_with_input(
+        &["apply", "--dry-run=server", "-o", "jsonpath={.data.a}", "-f", "-"],
+        Some(&changed),
     );
+    assert!(preview.status.success(), "{}", String::from_utf8_lossy(&preview.stderr));
+    assert_eq!(String::from_utf8_lossy(&preview.stdout), "2");
+    h.ok(&["label", "--dry-run=server", "cm", "dry", "tier=web"]);
+    h.ok(&[
+        "patch",
+        "--dry-run=server",
+        "cm",
+        "dry",
+        "--type=merge",
+        "-p",
+        r#"{"data":{"a":"3"}}"#,
+    ]);
+    let server_side = h.kubectl_with_input(
+        &["apply", "--server-side", "--dry-run=server", "-f", "-"],
+        Some(&changed),
+    );
+    assert!(server_side.status.success(), "{}", String::from_utf8_lossy(&server_side.stderr));
+    let replaced = changed.replace("\"2\"", "\"4\"");
+    let replace =
+        h.kubectl_with_input(&["replace", "--dry-run=server", "-f", "-"], Some(&replaced));
+    assert!(replace.status.success(), "{}", String::from_utf8_lossy(&replace.stderr));
+    let delete = h.ok(&["delete", "--dry-run=server", "cm", "dry"]);
+    assert_eq!(delete, "configmap \"dry\" deleted (server dry run)\n");
+
     assert_eq!(h.ok(&["get", "cm", "dry", "-o", "jsonpath={.data.a}"]), "1");
+    assert_eq!(h.ok(&["get", "cm", "dry", "-o", "jsonpath={.metadata.labels}"]), "");
+    assert_eq!(
+        h.ok(&["get", "cm", "dry", "-o", "jsonpath={.metadata.resourceVersion}"]),
+        version,
+        "no dry run may write"
+    );
 }

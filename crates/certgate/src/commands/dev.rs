@@ -41,7 +41,11 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
         .build()
         .map_err(DevError::Runtime)?;
     runtime.block_on(async {
-        let sandbox = start(SandboxOptions { listen: args.listen, data_dir: args.data_dir.clone() }).await?;
+        let sandbox = start(SandboxOptions {
+            listen: args.listen,
+            data_dir: args.data_dir.clone(),
+            ..SandboxOptions::default()
+        }).await?;
         let kubeconfig = sandbox.kubeconfig();
         match &args.kubeconfig_out {
             Some(path) => {

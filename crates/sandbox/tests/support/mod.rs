@@ -25,15 +25,17 @@ impl Harness {
     }
 
     pub fn start_with(data_dir: Option<PathBuf>) -> Self {
+        Self::start_with_options(SandboxOptions { data_dir, ..SandboxOptions::default() })
+    }
+
+    pub fn start_with_options(options: SandboxOptions) -> Self {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
             .unwrap();
-        let sandbox = runtime
-            .block_on(start(SandboxOptions { listen: "127.0.0.1:0".parse().unwrap(), data_dir }))
-            .unwrap();
+        let sandbox = runtime.block_on(start(options)).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let kubeconfig = dir.path().join("kubeconfig");
         std::fs::write(&kubeconfig, sandbox.kubeconfig()).unwrap();
