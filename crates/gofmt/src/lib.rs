@@ -13,4 +13,4 @@ pub mod url;
 
 pub use duration::{DurationError, GoDuration};
 pub use json::json;
-pub use quote::{quote, quote_bytes, quote_list};
+pub use quote::{go_string_slice, quote, quote_bytes, quote_list};

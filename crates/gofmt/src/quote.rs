@@ -39,6 +39,12 @@ pub fn quote_list(items: &[String]) -> String {
     format!("[{}]", quoted.join(" "))
 }
 
+/// Go's `%#v` of a `[]T` whose element type is a string kind, e.g. `[]string{"a", "b"}`.
+pub fn go_string_slice(type_name: &str, items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|item| quote(item)).collect();
+    format!("[]{type_name}{{{}}}", quoted.join(", "))
+}
+
 fn push_escaped(out: &mut String, c: char) {
     match c {
         '"' | '\\' => {
@@ -108,7 +114,16 @@ pub(crate) fn is_print(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{quote, quote_bytes, quote_list};
+    use super::{go_string_slice, quote, quote_bytes, quote_list};
+
+    #[test]
+    fn string_slices_print_like_go_sharp_v() {
+        assert_eq!(go_string_slice("string", &[]), "[]string{}");
+        assert_eq!(
+            go_string_slice("string", &["*".into(), "apps".into()]),
+            r#"[]string{"*", "apps"}"#
+        );
+    }
 
     #[test]
     fn quotes_invalid_utf8_bytes_like_go() {

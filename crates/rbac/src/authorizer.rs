@@ -6,8 +6,9 @@ use k8s_openapi::api::rbac::v1::Subject;
 use crate::error::InvalidObjects;
 use crate::explain::{self, BindingExplanation, BindingOutcome, Explanation};
 use crate::objects::RbacObjects;
-use crate::rule::Request;
+use crate::rule::{Request, Rule};
 use crate::snapshot::{Binding, Snapshot};
+use crate::user_rules::UserRules;
 use crate::{
     AccessDecision, AccessReview, Authorizer, AuthorizerError, NonResourceAttributes,
     SYSTEM_MASTERS, UserInfo, subjects,
@@ -58,6 +59,22 @@ impl RbacAuthorizer {
         attributes: &NonResourceAttributes,
     ) -> Explanation {
         self.explain_request(user, Request::NonResource(attributes))
+    }
+
+    /// Every rule granted to `user` in `namespace` (ClusterRoleBindings, then the RoleBindings
+    /// of `namespace`), as kube-apiserver's RBAC `RulesFor` lists them for a
+    /// SelfSubjectRulesReview: in binding order, repeats kept, with the errors of role
+    /// references that do not resolve. Unlike [`Self::explain`], `system:masters` gets no
+    /// shortcut here, as upstream: its rules are those of the bindings naming it.
+    pub fn rules_for(&self, user: &UserInfo, namespace: &str) -> UserRules {
+        let mut found = UserRules::default();
+        for (binding, _) in self.snapshot.applicable(user, namespace) {
+            match self.snapshot.rules_of(binding) {
+                Ok(rules) => found.rules.extend(rules.iter().map(Rule::to_policy_rule)),
+                Err(error) => found.errors.push(error.to_owned()),
+            }
+        }
+        found
     }
 
     /// Stops at the first binding with an allowing rule, as kube-apiserver does.

@@ -15,6 +15,7 @@ mod rule;
 mod selector;
 mod snapshot;
 mod subjects;
+mod user_rules;
 
 pub use authorizer::RbacAuthorizer;
 pub use error::{InvalidObjects, ObjectError};
@@ -22,6 +23,7 @@ pub use explain::{BindingExplanation, BindingKind, BindingOutcome, Explanation, 
 pub use objects::RbacObjects;
 /// Whether labels satisfy a `metav1.LabelSelector` (an invalid selector matches nothing).
 pub use selector::matches as label_selector_matches;
+pub use user_rules::UserRules;
 
 /// The group whose members kube-apiserver allows everything, before RBAC is consulted.
 pub const SYSTEM_MASTERS: &str = "system:masters";

@@ -49,6 +49,18 @@ impl From<&PolicyRule> for Rule {
 }
 
 impl Rule {
+    /// Back to a PolicyRule, empty lists left out, for listing a user's rules.
+    pub(crate) fn to_policy_rule(&self) -> PolicyRule {
+        let list = |items: &Vec<String>| (!items.is_empty()).then(|| items.clone());
+        PolicyRule {
+            verbs: self.verbs.clone(),
+            api_groups: list(&self.api_groups),
+            resources: list(&self.resources),
+            resource_names: list(&self.resource_names),
+            non_resource_urls: list(&self.non_resource_urls),
+        }
+    }
+
     /// The first check that fails, in kube-apiserver's order, or `None` when the rule
     /// allows the request.
     pub(crate) fn mismatch(&self, request: Request<'_>) -> Option<RuleMismatch> {
@@ -215,6 +227,19 @@ mod tests {
                 NonResourceAttributes { path: (*path).to_owned(), verb: (*verb).to_owned() };
             assert_eq!(rule.mismatch(Request::NonResource(&attributes)), *want, "{name}");
         }
+    }
+
+    #[test]
+    fn converts_back_without_empty_lists() {
+        let policy = PolicyRule {
+            verbs: vec!["get".to_owned()],
+            api_groups: Some(vec![String::new()]),
+            resources: Some(vec!["pods".to_owned()]),
+            resource_names: Some(Vec::new()),
+            non_resource_urls: None,
+        };
+        let back = Rule::from(&policy).to_policy_rule();
+        assert_eq!(back, PolicyRule { resource_names: None, ..policy });
     }
 
     #[test]

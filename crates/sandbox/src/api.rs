@@ -5,9 +5,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Query, State};
-use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
+use axum::extract::{Extension, Query, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
+use certgate_rbac::UserInfo;
 use certgate_store::{Key, Prefix, Store, StoreError};
 use serde_json::{Value, json};
 
@@ -73,6 +74,7 @@ pub(crate) fn store_error(target: &Target, name: &str, err: StoreError) -> ApiEr
 /// Every request to a resource path.
 pub async fn handle(
     State(sandbox): State<Arc<Sandbox>>,
+    Extension(user): Extension<UserInfo>,
     method: Method,
     uri: Uri,
     Query(query): Query<HashMap<String, String>>,
@@ -83,9 +85,15 @@ pub async fn handle(
         Ok(target) => target,
         Err(err) => return err.into_response(),
     };
-    let requester =
-        Requester { user: Requester::system("sandbox-admin").user, dry_run: is_dry_run(&query) };
+    let requester = Requester::new(user, is_dry_run(&query), query.get("fieldManager").cloned());
     let result = match (&method, target.name.as_deref()) {
+        (&Method::POST, _) if target.resource.create_only => {
+            crate::reviews::create(&sandbox, &target, &requester.user, &headers, &body)
+        }
+        (_, _) if target.resource.create_only => Err(ApiError::method_not_allowed(method.as_str())),
+        (&Method::POST, Some(name)) if target.subresource.as_deref() == Some("token") => {
+            crate::tokens::create(&sandbox, &target, name, &headers, &body)
+        }
         (&Method::GET, None) if is_true(query.get("watch")) => {
             return watch::serve(sandbox, target, query).await;
         }
@@ -105,25 +113,38 @@ pub async fn handle(
             patch(&sandbox, &target, name, &requester, &headers, &body, &query).await
         }
         (&Method::DELETE, Some(name)) => {
-            delete(&sandbox, &target, name, requester, &headers, &body).await
+            delete(&sandbox, &target, name, requester.clone(), &headers, &body).await
         }
         (&Method::DELETE, None) => delete_collection(&sandbox, &target, &requester, &query).await,
         _ => Err(ApiError::method_not_allowed(method.as_str())),
     };
-    match result {
+    let mut response = match result {
         Ok((status, value)) => (status, axum::Json(value)).into_response(),
         Err(err) => err.into_response(),
+    };
+    for warning in requester.warnings() {
+        if let Ok(value) = HeaderValue::from_str(&warning_header(&warning)) {
+            response.headers_mut().append(header::WARNING, value);
+        }
     }
+    response
+}
+
+/// `299 - "<text>"`, the Warning header the API server sends for admission warnings.
+fn warning_header(text: &str) -> String {
+    let escaped = text.replace('\\', "\\\\").replace('"', "\\\"");
+    format!("299 - \"{escaped}\"")
 }
 
 fn is_true(value: Option<&String>) -> bool {
     matches!(value.map(String::as_str), Some("true" | "1"))
 }
 
-/// Reads a create or update body: JSON (the default) or YAML. Protobuf, which client-go's
-/// typed clients send for built-in kinds (e.g. `kubectl create namespace`), is refused with
-/// the API server's 415; `kubectl apply -f` and `create -f` send JSON.
-fn parse_body(headers: &HeaderMap, body: &[u8]) -> Result<Value, ApiError> {
+/// Reads a create or update body: JSON (the default), YAML, or the protobuf that client-go's
+/// typed clients send for the built-in kinds kubectl creates imperatively (`kubectl create
+/// namespace|token|clusterrolebinding ...`, `kubectl auth can-i`), decoded by
+/// `certgate-kubeproto`; a protobuf kind it does not know gets the API server's 415.
+pub(crate) fn parse_body(headers: &HeaderMap, body: &[u8]) -> Result<Value, ApiError> {
     if body.len() > MAX_BODY_BYTES {
         return Err(ApiError::new(413, "RequestEntityTooLarge", "the request body is too large"));
     }
@@ -142,11 +163,16 @@ fn parse_body(headers: &HeaderMap, body: &[u8]) -> Result<Value, ApiError> {
                 ApiError::bad_request(format!("the request body is not valid YAML: {err}"))
             })
         }
+        "application/vnd.kubernetes.protobuf" => certgate_kubeproto::decode(body).map_err(|err| {
+            let code = if err.is_unsupported_kind() { 415 } else { 400 };
+            let reason = if code == 415 { "UnsupportedMediaType" } else { "BadRequest" };
+            ApiError::new(code, reason, err.to_string())
+        }),
         _ => Err(ApiError::new(
             415,
             "UnsupportedMediaType",
             "the body of the request was in an unknown format - accepted media types include: \
-             application/json, application/yaml",
+             application/json, application/yaml, application/vnd.kubernetes.protobuf",
         )),
     }
 }

@@ -1,5 +1,5 @@
-//! What a fresh sandbox holds before any client writes: the system namespaces, and the
-//! CustomResourceDefinitions certgate serves. With a data directory, objects restored from
+//! What a fresh sandbox holds before any client writes: the system namespaces, the RBAC
+//! bootstrap policy, and the CustomResourceDefinitions certgate serves. With a data directory, objects restored from
 //! it are kept and only what is missing is created; stored CRDs are served again.
 
 use serde_json::{Value, json};
@@ -55,6 +55,23 @@ pub async fn run(sandbox: &Sandbox) -> Result<(), ApiError> {
             json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}),
         )
         .await?;
+    }
+    // The RBAC kube-apiserver creates at start: discovery for everyone, cluster-admin, the
+    // admin/edit/view roles.
+    for object in certgate_access::bootstrap_policy() {
+        let plural = match object["kind"].as_str() {
+            Some("ClusterRole") => "clusterroles",
+            Some("ClusterRoleBinding") => "clusterrolebindings",
+            other => {
+                return Err(ApiError::new(
+                    500,
+                    "InternalError",
+                    format!("unexpected bootstrap policy kind {other:?}"),
+                ));
+            }
+        };
+        let resource = resource(sandbox, crate::rbac::GROUP, plural)?;
+        create_missing(sandbox, &resource, object).await?;
     }
     for crd in certgate_api::crd::all() {
         let object = serde_json::to_value(&crd).map_err(|err| {

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::registry::Registry;
-use crate::resources::{ResourceType, VERBS};
+use crate::resources::ResourceType;
 
 /// `/api`: the core group's versions.
 pub fn core_versions(server_address: &str) -> Value {
@@ -77,6 +77,17 @@ pub fn resource_list(registry: &Registry, group: &str, version: &str) -> Option<
                 "verbs": ["get", "patch", "update"],
             }));
         }
+        if resource.has_token_subresource() {
+            entries.push(json!({
+                "name": format!("{}/token", resource.plural),
+                "singularName": "",
+                "namespaced": true,
+                "group": "authentication.k8s.io",
+                "version": "v1",
+                "kind": "TokenRequest",
+                "verbs": ["create"],
+            }));
+        }
     }
     Some(json!({
         "kind": "APIResourceList",
@@ -92,7 +103,7 @@ fn resource_entry(resource: &ResourceType) -> Value {
         "singularName": resource.singular,
         "namespaced": resource.namespaced,
         "kind": resource.kind,
-        "verbs": VERBS,
+        "verbs": resource.verbs(),
     });
     if !resource.short_names.is_empty() {
         entry["shortNames"] = json!(resource.short_names);

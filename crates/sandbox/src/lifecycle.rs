@@ -113,12 +113,13 @@ pub fn validate(sandbox: &Sandbox, target: &Target, object: &mut Value) -> Resul
     if target.resource.is_custom() {
         return sandbox.schemas.validate(&target.resource, object);
     }
-    Ok(())
+    crate::builtin_validation::validate(target, object)
 }
 
 /// After an object was stored: CRDs start being served (and get their Established
 /// status), namespaces being deleted start terminating. Returns the object as stored last.
 pub fn after_write(sandbox: &Sandbox, target: &Target, stored: Stored) -> Result<Value, ApiError> {
+    sandbox.changed(target);
     if is_crd(target) {
         return establish(sandbox, stored);
     }
@@ -130,6 +131,7 @@ pub fn after_write(sandbox: &Sandbox, target: &Target, stored: Stored) -> Result
 
 /// After an object was removed: a CRD's resources and objects go with it.
 pub fn after_delete(sandbox: &Sandbox, target: &Target, stored: &Stored) {
+    sandbox.changed(target);
     if !is_crd(target) {
         return;
     }

@@ -151,7 +151,7 @@ pub fn fill_create(object: &mut Value, resource: &ResourceType) -> Result<(), Ap
     } else {
         name
     };
-    validate_name(&qualified_kind, &name)?;
+    validate_name(resource, &name)?;
     metadata.insert("name".to_owned(), json!(name));
     metadata.insert("uid".to_owned(), json!(new_uid()));
     metadata.insert("creationTimestamp".to_owned(), json!(now()));
@@ -181,27 +181,69 @@ fn tracks_generation(resource: &ResourceType) -> bool {
     resource.is_custom() || resource.plural == "customresourcedefinitions"
 }
 
-/// DNS-1123 subdomain, as most kinds' names must be.
-fn validate_name(qualified_kind: &str, name: &str) -> Result<(), ApiError> {
-    let label_ok = |label: &str| {
-        !label.is_empty()
-            && label.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-            && !label.starts_with('-')
-            && !label.ends_with('-')
+/// The name of a new object, by the rule of its kind as the API server validates it: RBAC
+/// objects take any path segment (`system:discovery`), namespaces a DNS-1123 label, the
+/// other kinds a DNS-1123 subdomain.
+fn validate_name(resource: &ResourceType, name: &str) -> Result<(), ApiError> {
+    let problem = if resource.group == "rbac.authorization.k8s.io" {
+        path_segment_problem(name)
+    } else if resource.group.is_empty() && resource.plural == "namespaces" {
+        label_problem(name)
+    } else {
+        subdomain_problem(name)
     };
-    if name.len() <= 253 && name.split('.').all(label_ok) {
-        return Ok(());
-    }
+    let Some(problem) = problem else { return Ok(()) };
+    let quoted = certgate_gofmt::quote(name);
     Err(ApiError::new(
         422,
         "Invalid",
         format!(
-            "{qualified_kind} \"{name}\" is invalid: metadata.name: Invalid value: \"{name}\": a lowercase RFC 1123 \
-             subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end \
-             with an alphanumeric character (e.g. 'example.com', regex used for validation is \
-             '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+            "{} {quoted} is invalid: metadata.name: Invalid value: {quoted}: {problem}",
+            resource.qualified_kind()
         ),
     ))
+}
+
+fn is_label(label: &str) -> bool {
+    !label.is_empty()
+        && label.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !label.starts_with('-')
+        && !label.ends_with('-')
+}
+
+fn subdomain_problem(name: &str) -> Option<String> {
+    if name.len() <= 253 && name.split('.').all(is_label) {
+        return None;
+    }
+    Some(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', \
+         and must start and end with an alphanumeric character (e.g. 'example.com', regex used for \
+         validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+            .to_owned(),
+    )
+}
+
+fn label_problem(name: &str) -> Option<String> {
+    if name.len() > 63 {
+        return Some("must be no more than 63 characters".to_owned());
+    }
+    if is_label(name) {
+        return None;
+    }
+    Some(
+        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and \
+         must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used \
+         for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+            .to_owned(),
+    )
+}
+
+/// `path.ValidatePathSegmentName`: the name must fit in a URL path segment.
+fn path_segment_problem(name: &str) -> Option<String> {
+    if name == "." || name == ".." {
+        return Some(format!("may not be '{name}'"));
+    }
+    ["/", "%"].iter().find(|c| name.contains(**c)).map(|c| format!("may not contain '{c}'"))
 }
 
 /// Prepares `new` to replace `old`: identity and creation fields kept, the status split

@@ -120,6 +120,9 @@ fn operations(resource: &ResourceType, gvk: &Value, reference: &Value) -> Vec<(S
         format!("{base}/{}", resource.plural)
     };
     let item = format!("{collection}/{{name}}");
+    if resource.create_only {
+        return vec![(collection, json!({"post": operation("post", gvk, reference, true)}))];
+    }
     let mut paths = vec![
         (
             collection,
@@ -139,6 +142,14 @@ fn operations(resource: &ResourceType, gvk: &Value, reference: &Value) -> Vec<(S
             }),
         ),
     ];
+    if resource.has_token_subresource() {
+        let token =
+            json!({"group": "authentication.k8s.io", "version": "v1", "kind": "TokenRequest"});
+        paths.push((
+            format!("{item}/token"),
+            json!({"post": operation("post", &token, &json!({"type": "object"}), true)}),
+        ));
+    }
     if resource.status_subresource {
         paths.push((
             format!("{item}/status"),

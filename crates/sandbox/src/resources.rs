@@ -24,6 +24,9 @@ pub struct ResourceType {
     pub schema: Option<Value>,
     /// A CRD version's `additionalPrinterColumns`, as written in the CRD.
     pub printer_columns: Vec<Value>,
+    /// A review (SubjectAccessReview, TokenReview, ...): answers `create` only and is never
+    /// stored.
+    pub create_only: bool,
 }
 
 impl ResourceType {
@@ -50,6 +53,16 @@ impl ResourceType {
     pub fn is_custom(&self) -> bool {
         self.schema.is_some()
     }
+
+    /// Whether `<plural>/token` is a subresource (ServiceAccounts' TokenRequest).
+    pub fn has_token_subresource(&self) -> bool {
+        self.group.is_empty() && self.plural == "serviceaccounts"
+    }
+
+    /// The verbs discovery lists for the resource.
+    pub fn verbs(&self) -> &'static [&'static str] {
+        if self.create_only { &["create"] } else { &VERBS }
+    }
 }
 
 fn qualified(name: &str, group: &str) -> String {
@@ -69,6 +82,7 @@ struct Builtin {
     short_names: &'static [&'static str],
     categories: &'static [&'static str],
     status: bool,
+    create_only: bool,
 }
 
 const BUILTINS: &[Builtin] = &[
@@ -122,6 +136,12 @@ const BUILTINS: &[Builtin] = &[
         &["api-extensions"],
         false,
     ),
+    review("authentication.k8s.io", "TokenReview", "tokenreviews", false),
+    review("authentication.k8s.io", "SelfSubjectReview", "selfsubjectreviews", false),
+    review("authorization.k8s.io", "SubjectAccessReview", "subjectaccessreviews", false),
+    review("authorization.k8s.io", "SelfSubjectAccessReview", "selfsubjectaccessreviews", false),
+    review("authorization.k8s.io", "LocalSubjectAccessReview", "localsubjectaccessreviews", true),
+    review("authorization.k8s.io", "SelfSubjectRulesReview", "selfsubjectrulesreviews", false),
 ];
 
 #[allow(clippy::too_many_arguments)]
@@ -135,7 +155,37 @@ const fn b(
     categories: &'static [&'static str],
     status: bool,
 ) -> Builtin {
-    Builtin { group, version, kind, plural, namespaced, short_names, categories, status }
+    Builtin {
+        group,
+        version,
+        kind,
+        plural,
+        namespaced,
+        short_names,
+        categories,
+        status,
+        create_only: false,
+    }
+}
+
+/// A review kind: created to get an answer, never stored.
+const fn review(
+    group: &'static str,
+    kind: &'static str,
+    plural: &'static str,
+    namespaced: bool,
+) -> Builtin {
+    Builtin {
+        group,
+        version: "v1",
+        kind,
+        plural,
+        namespaced,
+        short_names: &[],
+        categories: &[],
+        status: false,
+        create_only: true,
+    }
 }
 
 /// The built-in resources, in discovery order.
@@ -155,6 +205,7 @@ pub fn builtins() -> Vec<ResourceType> {
             status_subresource: b.status,
             schema: None,
             printer_columns: Vec::new(),
+            create_only: b.create_only,
         })
         .collect()
 }
@@ -221,6 +272,7 @@ pub fn from_crd(crd: &Value) -> Result<Vec<ResourceType>, CrdError> {
                 .and_then(Value::as_array)
                 .cloned()
                 .unwrap_or_default(),
+            create_only: false,
         })
         .collect();
     if served.iter().any(|r| r.version.is_empty()) {

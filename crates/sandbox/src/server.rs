@@ -13,6 +13,11 @@ use certgate_store::{Store, StoreOptions};
 use certgate_webhook::{DevCertificates, server_config};
 use serde_json::Value;
 
+use certgate_access::{Authenticator, StaticUsers, TokenSigner};
+use certgate_dispatch::{Configurations, Dispatcher};
+use certgate_rbac::RbacAuthorizer;
+
+use crate::derived::Derived;
 use crate::registry::Registry;
 use crate::status::ApiError;
 use crate::validation::Schemas;
@@ -23,11 +28,40 @@ pub struct Sandbox {
     pub registry: Registry,
     pub store: Store,
     pub schemas: Schemas,
+    /// RBAC over the stored Roles and bindings, rebuilt after they change.
+    pub(crate) rbac: Derived<RbacAuthorizer>,
+    /// The registered admission webhooks, rebuilt after their configurations change.
+    pub(crate) webhook_configurations: Derived<Configurations>,
+    pub(crate) dispatcher: Dispatcher,
+    /// Admin token, static users, service-account tokens.
+    pub(crate) authenticator: Authenticator,
     /// The address clients reach the server at (for `/api`'s serverAddressByClientCIDRs).
     pub address: SocketAddr,
     pub bookmark_interval: Duration,
     /// For background work (namespace termination) that outlives a request.
     pub(crate) this: Weak<Sandbox>,
+}
+
+impl Sandbox {
+    /// The authorizer for the RBAC objects stored now.
+    pub(crate) fn authorizer(&self) -> Arc<RbacAuthorizer> {
+        self.rbac.get(|| crate::rbac::build(self))
+    }
+
+    /// The webhook configurations stored now.
+    pub(crate) fn webhooks(&self) -> Arc<Configurations> {
+        self.webhook_configurations.get(|| crate::admission::build(self))
+    }
+
+    /// After a write or delete of an object of `target`'s kind: drop what it derives.
+    pub(crate) fn changed(&self, target: &crate::target::Target) {
+        if crate::rbac::is_rbac(target) {
+            self.rbac.invalidate();
+        }
+        if crate::admission::is_webhook_configuration(target) {
+            self.webhook_configurations.invalidate();
+        }
+    }
 }
 
 /// How to start the sandbox.
@@ -40,6 +74,8 @@ pub struct SandboxOptions {
     pub data_dir: Option<PathBuf>,
     /// How often a watch that allows bookmarks gets one.
     pub bookmark_interval: Duration,
+    /// Static users (`--users FILE`) besides the admin of the written kubeconfig.
+    pub users: StaticUsers,
 }
 
 impl Default for SandboxOptions {
@@ -49,6 +85,7 @@ impl Default for SandboxOptions {
             listen: SocketAddr::from(([127, 0, 0, 1], 0)),
             data_dir: None,
             bookmark_interval: Duration::from_secs(10),
+            users: StaticUsers::empty(),
         }
     }
 }
@@ -65,6 +102,10 @@ pub enum StartError {
     Storage(#[from] certgate_store::StoreError),
     #[error("cannot install the built-in objects: {0}")]
     Bootstrap(String),
+    #[error("cannot use the static users: {0}")]
+    Users(String),
+    #[error("cannot load or create the service-account signing key {path}: {message}")]
+    SigningKey { path: PathBuf, message: String },
 }
 
 /// A running sandbox.
@@ -106,6 +147,10 @@ pub async fn start(options: SandboxOptions) -> Result<RunningSandbox, StartError
     let address = listener
         .local_addr()
         .map_err(|source| StartError::Listen { addr: options.listen, source })?;
+    let token = new_token();
+    let signer = signing_key(options.data_dir.as_deref())?;
+    let authenticator = Authenticator::new(&token, options.users.clone(), signer)
+        .map_err(|err| StartError::Users(err.to_string()))?;
     let store = Store::open(StoreOptions {
         data_dir: options.data_dir.clone(),
         ..StoreOptions::default()
@@ -114,6 +159,10 @@ pub async fn start(options: SandboxOptions) -> Result<RunningSandbox, StartError
         registry: Registry::default(),
         store,
         schemas: Schemas::default(),
+        rbac: Derived::default(),
+        webhook_configurations: Derived::default(),
+        dispatcher: Dispatcher::new(),
+        authenticator,
         address,
         bookmark_interval: options.bookmark_interval,
         this: this.clone(),
@@ -127,7 +176,43 @@ pub async fn start(options: SandboxOptions) -> Result<RunningSandbox, StartError
     .map_err(|source| StartError::Listen { addr: options.listen, source })?
     .handle(handle.clone());
     tokio::spawn(server.serve(router(sandbox).into_make_service()));
-    Ok(RunningSandbox { address, ca_pem: certificates.ca_pem, token: new_token(), handle })
+    Ok(RunningSandbox { address, ca_pem: certificates.ca_pem, token, handle })
+}
+
+/// The file in `--data-dir` holding the service-account token signing key (PKCS#8, 0600),
+/// so tokens stay valid across restarts.
+pub const SERVICE_ACCOUNT_KEY_FILE: &str = "service-account-key.pk8";
+
+/// The service-account token signing key: kept in the data directory, or new each start.
+fn signing_key(data_dir: Option<&std::path::Path>) -> Result<TokenSigner, StartError> {
+    let Some(dir) = data_dir else {
+        return TokenSigner::generate().map_err(|err| StartError::SigningKey {
+            path: PathBuf::new(),
+            message: err.to_string(),
+        });
+    };
+    let path = dir.join(SERVICE_ACCOUNT_KEY_FILE);
+    let failed = |message: String| StartError::SigningKey { path: path.clone(), message };
+    match std::fs::read(&path) {
+        Ok(key) => TokenSigner::from_pkcs8(&key).map_err(|err| failed(err.to_string())),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            let signer = TokenSigner::generate().map_err(|err| failed(err.to_string()))?;
+            std::fs::create_dir_all(dir).map_err(|err| failed(err.to_string()))?;
+            write_private(&path, signer.pkcs8()).map_err(|err| failed(err.to_string()))?;
+            Ok(signer)
+        }
+        Err(err) => Err(failed(err.to_string())),
+    }
+}
+
+/// Writes a file readable by its owner only, durably.
+fn write_private(path: &std::path::Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file =
+        std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path)?;
+    file.write_all(contents)?;
+    file.sync_all()
 }
 
 fn new_token() -> String {
@@ -148,8 +233,13 @@ fn router(sandbox: Arc<Sandbox>) -> Router {
         .route("/openapi/v3", get(openapi_index))
         .route("/openapi/v3/api/{version}", get(openapi_core))
         .route("/openapi/v3/apis/{group}/{version}", get(openapi_group))
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/livez", get(|| async { "ok" }))
+        .route("/readyz", get(|| async { "ok" }))
         // Every other path: a resource URL, or 404 from the resolver.
         .fallback(crate::api::handle)
+        // Authentication, impersonation and authorization before any handler.
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&sandbox), crate::gate::filter))
         // The handlers enforce the API server's 3 MiB limit with its error; axum's own
         // (2 MiB) would answer first.
         .layer(axum::extract::DefaultBodyLimit::max(crate::api::MAX_BODY_BYTES + 1))

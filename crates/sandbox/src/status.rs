@@ -1,5 +1,7 @@
 //! Kubernetes `Status` error bodies.
 
+use std::borrow::Cow;
+
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
@@ -9,18 +11,23 @@ use serde_json::{Value, json};
 #[derive(Clone, Debug, PartialEq)]
 pub struct ApiError {
     pub code: u16,
-    pub reason: &'static str,
+    pub reason: Cow<'static, str>,
     pub message: String,
-    pub details: Option<Value>,
+    /// Boxed: errors travel in every `Result` of the request path, keep them small.
+    pub details: Option<Box<Value>>,
 }
 
 impl ApiError {
-    pub fn new(code: u16, reason: &'static str, message: impl Into<String>) -> Self {
-        ApiError { code, reason, message: message.into(), details: None }
+    pub fn new(
+        code: u16,
+        reason: impl Into<Cow<'static, str>>,
+        message: impl Into<String>,
+    ) -> Self {
+        ApiError { code, reason: reason.into(), message: message.into(), details: None }
     }
 
     pub fn with_details(mut self, details: Value) -> Self {
-        self.details = Some(details);
+        self.details = Some(Box::new(details));
         self
     }
 
@@ -58,9 +65,20 @@ impl ApiError {
             "code": self.code,
         });
         if let Some(details) = &self.details {
-            status["details"] = details.clone();
+            status["details"] = (**details).clone();
         }
         status
+    }
+}
+
+impl From<certgate_access::StatusError> for ApiError {
+    fn from(status: certgate_access::StatusError) -> Self {
+        ApiError {
+            code: status.code,
+            reason: status.reason.into(),
+            message: status.message,
+            details: status.details.map(Box::new),
+        }
     }
 }
 

@@ -47,10 +47,14 @@ pub fn resolve(registry: &Registry, path: &str) -> Result<Target, ApiError> {
     }
     if let Some(sub) = subresource {
         let known = sub == "status" && resource.status_subresource
+            || sub == "token" && resource.has_token_subresource()
             || resource.plural == "namespaces" && NAMESPACE_SUBRESOURCES.contains(&sub);
         if !known {
             return Err(ApiError::no_route());
         }
+    }
+    if resource.create_only && name.is_some() {
+        return Err(ApiError::no_route());
     }
     if [Some(""), Some(".."), Some(".")].contains(&name) {
         return Err(ApiError::no_route());

@@ -189,23 +189,63 @@ fn deleting_a_namespace_deletes_its_contents_first() {
 }
 
 #[test]
-fn protobuf_bodies_are_refused_with_the_api_servers_415() {
+fn imperative_creates_send_protobuf_and_work() {
     let h = Harness::start();
-    // Imperative generators send built-in kinds as protobuf; the sandbox reads JSON and YAML.
-    let refused = h.fails(&["create", "namespace", "imperative"]);
-    assert!(
-        refused.contains(
-            "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml"
-        ),
-        "{refused}"
+    // kubectl's generators send these built-in kinds as Kubernetes protobuf.
+    h.ok(&["create", "namespace", "imperative"]);
+    h.ok(&["create", "configmap", "settings", "-n", "imperative", "--from-literal=mode=strict"]);
+    h.ok(&[
+        "create",
+        "secret",
+        "generic",
+        "creds",
+        "-n",
+        "imperative",
+        "--from-literal=password=s3cret",
+    ]);
+    h.ok(&["create", "serviceaccount", "robot", "-n", "imperative"]);
+    h.ok(&[
+        "create",
+        "role",
+        "reader",
+        "-n",
+        "imperative",
+        "--verb=get,list",
+        "--resource=configmaps",
+    ]);
+    h.ok(&[
+        "create",
+        "rolebinding",
+        "robot-reads",
+        "-n",
+        "imperative",
+        "--role=reader",
+        "--serviceaccount=imperative:robot",
+    ]);
+    assert_eq!(
+        h.ok(&["get", "namespace", "imperative", "-o", "jsonpath={.metadata.labels}"]),
+        r#"{"kubernetes.io/metadata.name":"imperative"}"#
     );
-    // The same object as a manifest goes through.
-    let created = h.kubectl_with_input(
-        &["create", "-f", "-"],
-        Some("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: imperative\n"),
+    assert_eq!(
+        h.ok(&["get", "configmap", "settings", "-n", "imperative", "-o", "jsonpath={.data.mode}"]),
+        "strict"
     );
-    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
-    h.ok(&["get", "namespace", "imperative"]);
+    assert_eq!(
+        h.ok(&["get", "secret", "creds", "-n", "imperative", "-o", "jsonpath={.data.password}"]),
+        "czNjcmV0"
+    );
+    assert_eq!(
+        h.ok(&[
+            "get",
+            "rolebinding",
+            "robot-reads",
+            "-n",
+            "imperative",
+            "-o",
+            "jsonpath={.roleRef.name} {.subjects[0].kind} {.subjects[0].name}"
+        ]),
+        "reader ServiceAccount robot"
+    );
 }
 
 #[test]

@@ -12,6 +12,7 @@ mod error;
 mod handler;
 pub mod logging;
 mod metrics;
+pub mod registration;
 mod reload;
 mod router;
 mod server;

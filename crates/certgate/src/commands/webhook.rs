@@ -173,7 +173,17 @@ async fn serve(args: &WebhookArgs, tls: TlsSource) -> Result<(), WebhookError> {
             _ = tokio::signal::ctrl_c() => tracing::info!("received SIGINT"),
         }
     };
-    let admission = Arc::new(admission(args.sar_cache_ttl).await);
+    let client = match kube::Client::try_default().await {
+        Ok(client) => Some(client),
+        Err(err) => {
+            tracing::warn!(
+                error = %err,
+                "{NO_CLUSTER}; status updates that add Approved or Denied will be denied"
+            );
+            None
+        }
+    };
+    let admission = Arc::new(admission(client, args.sar_cache_ttl));
     let server = certgate_webhook::start(
         ServerOptions { listen: args.listen, tls },
         admission,
@@ -218,15 +228,18 @@ pub fn write_ca_bundle(
 
 /// The admission decisions with their cluster I/O.
 ///
-/// The admission core wired to the cluster the process runs in (in-cluster service
-/// account or `KUBECONFIG`): SubjectAccessReviews with a short cache, and API discovery.
-/// Without a reachable configuration the server still starts, and every check that needs
-/// the API server (the signer permission check on Approved/Denied status updates) fails
-/// closed.
-async fn admission(sar_cache_ttl: Duration) -> Admission<ClusterAccess, ClusterKinds> {
+/// The admission core wired to an API server (the cluster the process runs in, through its
+/// service account or `KUBECONFIG`, or the sandbox of `certgate dev`): SubjectAccessReviews
+/// with a short cache, and API discovery. Without a client the server still starts, and
+/// every check that needs the API server (the signer permission check on Approved/Denied
+/// status updates) fails closed.
+pub fn admission(
+    client: Option<kube::Client>,
+    sar_cache_ttl: Duration,
+) -> Admission<ClusterAccess, ClusterKinds> {
     let cel = Arc::new(PolicyCel::default());
-    match kube::Client::try_default().await {
-        Ok(client) => {
+    match client {
+        Some(client) => {
             tracing::info!(
                 sar_cache_ttl_seconds = sar_cache_ttl.as_secs_f64(),
                 "connected to the API server"
@@ -235,13 +248,7 @@ async fn admission(sar_cache_ttl: Duration) -> Admission<ClusterAccess, ClusterK
             let kinds = ClusterKinds::Discovery(DiscoveryKindResolver::new(client));
             Admission::new(cel, access, kinds)
         }
-        Err(err) => {
-            tracing::warn!(
-                error = %err,
-                "{NO_CLUSTER}; status updates that add Approved or Denied will be denied"
-            );
-            Admission::new(cel, ClusterAccess::None(NoCluster), ClusterKinds::None(NoCluster))
-        }
+        None => Admission::new(cel, ClusterAccess::None(NoCluster), ClusterKinds::None(NoCluster)),
     }
 }
 

@@ -15,7 +15,7 @@ use super::read::{read_file, read_stdin};
 pub const STDIN_NAME: &str = "<stdin>";
 
 /// The inputs, plus the objects skipped because `check` does not read their kind.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Loaded {
     pub inputs: Inputs,
     pub ignored: Vec<Ignored>,
@@ -53,7 +53,8 @@ pub fn load(args: &[PathBuf], stdin: impl Read) -> Result<Loaded, LoadErrors> {
     if errors.is_empty() { Ok(loaded) } else { Err(LoadErrors(errors)) }
 }
 
-fn load_text(name: &str, text: &str, loaded: &mut Loaded, errors: &mut Vec<LoadError>) {
+/// Adds the objects of one input's text (YAML or JSON documents) to `loaded`.
+pub fn load_text(name: &str, text: &str, loaded: &mut Loaded, errors: &mut Vec<LoadError>) {
     let file: Arc<str> = Arc::from(name);
     let documents = match parse(&file, text, Syntax::for_name(name)) {
         Ok(documents) => documents,

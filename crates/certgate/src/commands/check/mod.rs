@@ -23,7 +23,7 @@ use std::io::{Read, Write};
 use crate::cli::CheckArgs;
 pub use error::{LoadError, LoadErrors};
 pub use evaluate::{EvaluateOptions, evaluate};
-pub use load::{Loaded, load};
+pub use load::{Loaded, load, load_text};
 pub use output::{OutputError, OutputOptions};
 pub use report::{CheckStatus, Report, Verdict};
 

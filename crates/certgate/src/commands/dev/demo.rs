@@ -1,0 +1,189 @@
+//! `certgate dev --demo`: applies the examples (embedded in the binary) to the running
+//! sandbox through its API — policies and RBAC as the admin, each CertificateRequest as the
+//! identity it names, so certgate's webhook stamps and checks it as in a cluster — then prints
+//! what admission said and the decisions approver-policy takes on the requests as stored.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use kube::api::{
+    Api, ApiResource, DynamicObject, GroupVersionKind, Patch, PatchParams, PostParams,
+};
+use serde_json::Value;
+
+use super::{DevError, client};
+use crate::cli::CheckFormat;
+use crate::commands::check::documents::{Syntax, parse};
+use crate::commands::check::{EvaluateOptions, OutputOptions, evaluate, load_text, output};
+
+/// The examples, in the order a user would apply them.
+const EXAMPLES: [(&str, &str); 6] = [
+    ("examples/namespaces.yaml", include_str!("../../../../../examples/namespaces.yaml")),
+    ("examples/rbac.yaml", include_str!("../../../../../examples/rbac.yaml")),
+    ("examples/dns/policy.yaml", include_str!("../../../../../examples/dns/policy.yaml")),
+    ("examples/spiffe/policy.yaml", include_str!("../../../../../examples/spiffe/policy.yaml")),
+    ("examples/dns/requests.yaml", include_str!("../../../../../examples/dns/requests.yaml")),
+    ("examples/spiffe/requests.yaml", include_str!("../../../../../examples/spiffe/requests.yaml")),
+];
+
+/// Demo scaffolding: in a cluster, who may create CertificateRequests is the operator's
+/// choice; here every authenticated user may, so each example request is created by the
+/// identity it names.
+const REQUESTERS: &str = r#"{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+  "metadata": {"name": "certgate-demo-requester"},
+  "rules": [{"apiGroups": ["cert-manager.io"], "resources": ["certificaterequests"], "verbs": ["create", "get"]}]}"#;
+const REQUESTERS_BINDING: &str = r#"{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+  "metadata": {"name": "certgate-demo-requester"},
+  "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "certgate-demo-requester"},
+  "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "Group", "name": "system:authenticated"}]}"#;
+
+/// What the demo stores and then reads back to decide, by (group, version, plural).
+const READ_BACK: [(&str, &str, &str, &str); 7] = [
+    ("", "v1", "Namespace", "namespaces"),
+    ("rbac.authorization.k8s.io", "v1", "ClusterRole", "clusterroles"),
+    ("rbac.authorization.k8s.io", "v1", "ClusterRoleBinding", "clusterrolebindings"),
+    ("rbac.authorization.k8s.io", "v1", "Role", "roles"),
+    ("rbac.authorization.k8s.io", "v1", "RoleBinding", "rolebindings"),
+    (
+        "policy.cert-manager.io",
+        "v1alpha1",
+        "CertificateRequestPolicy",
+        "certificaterequestpolicies",
+    ),
+    ("cert-manager.io", "v1", "CertificateRequest", "certificaterequests"),
+];
+
+pub async fn run(kubeconfig: &str, out: &mut impl Write) -> Result<(), DevError> {
+    let admin = client(kubeconfig, None).await?;
+    let _ = writeln!(out, "Applying the examples (embedded in certgate) through the sandbox API:");
+    for text in [REQUESTERS, REQUESTERS_BINDING] {
+        let object: Value =
+            serde_json::from_str(text).map_err(|e| DevError::Demo(e.to_string()))?;
+        apply(&admin, &object).await?;
+    }
+    let _ = writeln!(out, "  every authenticated user may create CertificateRequests (demo RBAC)");
+    for (name, text) in EXAMPLES {
+        let documents = parse(&Arc::from(name), text, Syntax::Yaml)
+            .map_err(|e| DevError::Demo(format!("{name}: {e}")))?;
+        for document in documents {
+            let object = document.value;
+            let line = if object["kind"] == "CertificateRequest" {
+                create_as_requester(kubeconfig, &object).await?
+            } else {
+                apply(&admin, &object).await?;
+                format!("{} {} applied", kind_of(&object), name_of(&object))
+            };
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nDecisions approver-policy takes on the requests as stored (the controller that writes \
+         them joins certgate dev with issue #7):\n"
+    );
+    let stored = read_back(&admin).await?;
+    let mut loaded = crate::commands::check::Loaded::default();
+    let mut errors = Vec::new();
+    load_text("sandbox", &stored, &mut loaded, &mut errors);
+    if let Some(error) = errors.first() {
+        return Err(DevError::Demo(format!("cannot read back the stored objects: {error}")));
+    }
+    let report = evaluate(loaded.inputs, EvaluateOptions { explain: false });
+    let options = OutputOptions { format: CheckFormat::Text, explain: false, colour: false };
+    output::write(&report, options, out).map_err(|e| DevError::Demo(e.to_string()))?;
+    Ok(())
+}
+
+/// Creates a request as the user and groups it names (`spec.username`, `spec.groups`), the
+/// way the requester would, and says what admission did.
+async fn create_as_requester(kubeconfig: &str, object: &Value) -> Result<String, DevError> {
+    let username = object.pointer("/spec/username").and_then(Value::as_str).unwrap_or_default();
+    let groups: Vec<String> = object
+        .pointer("/spec/groups")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        // The API server adds it to every authenticated user.
+        .filter(|g| *g != "system:authenticated")
+        .map(str::to_owned)
+        .collect();
+    let client = client(kubeconfig, Some((username, groups))).await?;
+    let namespace =
+        object.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("default");
+    let api: Api<DynamicObject> = Api::namespaced_with(client, namespace, &resource(object));
+    let request: DynamicObject =
+        serde_json::from_value(object.clone()).map_err(|e| DevError::Demo(e.to_string()))?;
+    let what = format!("CertificateRequest {namespace}/{}", name_of(object));
+    Ok(match api.create(&PostParams::default(), &request).await {
+        Ok(created) => {
+            let stamped =
+                created.data.pointer("/spec/username").and_then(Value::as_str).unwrap_or_default();
+            format!(
+                "{what} created by {username}; webhook.cert-manager.io stamped username {stamped}"
+            )
+        }
+        Err(kube::Error::Api(status)) => format!("{what} refused: {}", status.message),
+        Err(err) => return Err(DevError::Demo(format!("{what}: {err}"))),
+    })
+}
+
+async fn apply(client: &kube::Client, object: &Value) -> Result<(), DevError> {
+    let resource = resource(object);
+    let api: Api<DynamicObject> =
+        match object.pointer("/metadata/namespace").and_then(Value::as_str) {
+            Some(namespace) => Api::namespaced_with(client.clone(), namespace, &resource),
+            None => Api::all_with(client.clone(), &resource),
+        };
+    api.patch(
+        &name_of(object),
+        &PatchParams::apply("certgate-demo").force(),
+        &Patch::Apply(object),
+    )
+    .await
+    .map_err(|e| DevError::Demo(format!("{} {}: {e}", kind_of(object), name_of(object))))?;
+    Ok(())
+}
+
+/// Every object the decisions depend on, as stored, one JSON document per line.
+async fn read_back(client: &kube::Client) -> Result<String, DevError> {
+    let mut documents = String::new();
+    for (group, version, kind, plural) in READ_BACK {
+        let resource =
+            ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), plural);
+        let api: Api<DynamicObject> = Api::all_with(client.clone(), &resource);
+        let listed = api
+            .list(&Default::default())
+            .await
+            .map_err(|e| DevError::Demo(format!("list {plural}: {e}")))?;
+        for item in listed.items {
+            let mut object =
+                serde_json::to_value(&item).map_err(|e| DevError::Demo(e.to_string()))?;
+            object["apiVersion"] = Value::String(resource.api_version.clone());
+            object["kind"] = Value::String(kind.to_owned());
+            documents.push_str("---\n");
+            documents.push_str(&object.to_string());
+            documents.push('\n');
+        }
+    }
+    Ok(documents)
+}
+
+fn resource(object: &Value) -> ApiResource {
+    let api_version = object["apiVersion"].as_str().unwrap_or_default();
+    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    let kind = kind_of(object);
+    let plural = match kind {
+        "CertificateRequestPolicy" => "certificaterequestpolicies".to_owned(),
+        other => format!("{}s", other.to_ascii_lowercase()),
+    };
+    ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), &plural)
+}
+
+fn kind_of(object: &Value) -> &str {
+    object["kind"].as_str().unwrap_or_default()
+}
+
+fn name_of(object: &Value) -> String {
+    object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_owned()
+}

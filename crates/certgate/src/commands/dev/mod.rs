@@ -1,0 +1,223 @@
+//! `certgate dev`: the local sandbox API server with certgate's admission webhook
+//! registered in it, for development, demos and end-to-end tests. Not for production.
+
+mod demo;
+mod webhook;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use certgate_access::StaticUsers;
+use certgate_sandbox::{RunningSandbox, SandboxOptions, start};
+use clap::Args;
+use kube::config::{KubeConfigOptions, Kubeconfig};
+
+#[derive(Debug, Args)]
+pub struct DevArgs {
+    /// Loopback address and port to serve the API on (port 0 picks a free one)
+    /// [default: 127.0.0.1:6443; with --demo, a free port]
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<SocketAddr>,
+
+    /// Write a kubeconfig for the sandbox to FILE (kubectl --kubeconfig FILE, or
+    /// KUBECONFIG=FILE). It holds the admin token (user sandbox-admin, group system:masters)
+    /// and is written readable by its owner only. Without it, the kubeconfig is printed
+    #[arg(long, value_name = "FILE")]
+    pub kubeconfig_out: Option<PathBuf>,
+
+    /// Keep every object durably in DIR (created if missing); a restart with the same DIR
+    /// keeps all objects and resourceVersions, and service-account tokens stay valid.
+    /// Without it, state lives in memory only
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+
+    /// Static users: a YAML file mapping bearer tokens to usernames, uids, groups and extra
+    /// (format in docs/access.md). Each user is then `kubectl --token TOKEN`; the admin can
+    /// also act as anyone with `kubectl --as NAME --as-group GROUP`
+    #[arg(long, value_name = "FILE")]
+    pub users: Option<PathBuf>,
+
+    /// Loopback address for certgate's admission webhook, which the sandbox calls for
+    /// CertificateRequests and CertificateRequestPolicies (port 0 picks a free one)
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
+    pub webhook_listen: SocketAddr,
+
+    /// Serve the API alone, without certgate's webhook registered
+    #[arg(long, conflicts_with = "demo")]
+    pub no_webhook: bool,
+
+    /// Demonstrate and exit: apply the examples (embedded in certgate) through the API —
+    /// policies and RBAC as the admin, each CertificateRequest as the identity it names —
+    /// and print what admission said and the decisions on the requests as stored
+    #[arg(long)]
+    pub demo: bool,
+}
+
+impl DevArgs {
+    fn listen(&self) -> SocketAddr {
+        let port = if self.demo { 0 } else { 6443 };
+        self.listen.unwrap_or(SocketAddr::from(([127, 0, 0, 1], port)))
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DevError {
+    #[error(transparent)]
+    Start(#[from] certgate_sandbox::StartError),
+    #[error("cannot read the users file {path}: {source}")]
+    UsersFile { path: PathBuf, source: std::io::Error },
+    #[error("the users file {path} is invalid: {message}")]
+    Users { path: PathBuf, message: String },
+    #[error("cannot write the kubeconfig to {path}: {source}")]
+    Kubeconfig { path: PathBuf, source: std::io::Error },
+    #[error("cannot connect to the sandbox with its own kubeconfig: {0}")]
+    Client(String),
+    #[error("the webhook listens on loopback only; {0} is not a loopback address")]
+    WebhookNotLoopback(SocketAddr),
+    #[error("cannot start certgate's webhook: {0}")]
+    Webhook(String),
+    #[error("the demo failed: {0}")]
+    Demo(String),
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(std::io::Error),
+    #[error("cannot wait for SIGTERM or SIGINT: {0}")]
+    Signal(std::io::Error),
+}
+
+/// Serves until SIGINT or SIGTERM.
+pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError> {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let users = match &args.users {
+        Some(path) => read_users(path)?,
+        None => StaticUsers::default(),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(DevError::Runtime)?;
+    runtime.block_on(async {
+        let sandbox = start(SandboxOptions {
+            listen: args.listen(),
+            data_dir: args.data_dir.clone(),
+            users,
+            ..SandboxOptions::default()
+        })
+        .await?;
+        let webhook = if args.no_webhook {
+            None
+        } else {
+            Some(
+                webhook::start(args.webhook_listen, client(&sandbox.kubeconfig(), None).await?)
+                    .await?,
+            )
+        };
+        let kubeconfig = sandbox.kubeconfig();
+        if args.demo {
+            let _ = writeln!(
+                out,
+                "certgate sandbox API server (development only) at https://{}\n",
+                sandbox.address
+            );
+            let result = demo::run(&kubeconfig, out).await;
+            if let Some(webhook) = webhook {
+                let _ = webhook.shutdown(std::time::Duration::from_secs(1)).await;
+            }
+            sandbox.shutdown();
+            return result;
+        }
+        match &args.kubeconfig_out {
+            Some(path) => {
+                write_private(path, &kubeconfig)
+                    .map_err(|source| DevError::Kubeconfig { path: path.clone(), source })?;
+                let _ = write!(
+                    out,
+                    "{}",
+                    usage(&sandbox, path, webhook.as_ref().map(|w| w.local_addr()))
+                );
+            }
+            None => {
+                let _ = write!(out, "{kubeconfig}");
+            }
+        }
+        let _ = out.flush();
+        wait_for_signal().await.map_err(DevError::Signal)?;
+        if let Some(webhook) = webhook {
+            let _ = webhook.shutdown(std::time::Duration::from_secs(1)).await;
+        }
+        sandbox.shutdown();
+        Ok(())
+    })
+}
+
+fn read_users(path: &Path) -> Result<StaticUsers, DevError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| DevError::UsersFile { path: path.to_owned(), source })?;
+    StaticUsers::from_yaml(&text)
+        .map_err(|err| DevError::Users { path: path.to_owned(), message: err.to_string() })
+}
+
+/// A kube client for the sandbox of `kubeconfig` as its admin, or impersonating a user
+/// (`kubectl --as USER --as-group GROUP...`).
+async fn client(
+    kubeconfig: &str,
+    impersonate: Option<(&str, Vec<String>)>,
+) -> Result<kube::Client, DevError> {
+    let kubeconfig =
+        Kubeconfig::from_yaml(kubeconfig).map_err(|e| DevError::Client(e.to_string()))?;
+    let mut config =
+        kube::Config::from_custom_kubeconfig(kubeconfig, &KubeConfigOptions::default())
+            .await
+            .map_err(|e| DevError::Client(e.to_string()))?;
+    if let Some((username, groups)) = impersonate {
+        config.auth_info.impersonate = Some(username.to_owned());
+        config.auth_info.impersonate_groups = (!groups.is_empty()).then_some(groups);
+    }
+    kube::Client::try_from(config).map_err(|e| DevError::Client(e.to_string()))
+}
+
+/// What to tell the user once everything listens.
+fn usage(sandbox: &RunningSandbox, kubeconfig: &Path, webhook: Option<SocketAddr>) -> String {
+    let webhook = match webhook {
+        Some(address) => format!(
+            "certgate webhook at https://{address}, registered for CertificateRequests and CertificateRequestPolicies\n"
+        ),
+        None => "certgate webhook not running (--no-webhook)\n".to_owned(),
+    };
+    format!(
+        "certgate sandbox API server (development only) at https://{address}\n\
+         {webhook}\
+         kubeconfig (admin, system:masters) written to {path}\n\
+         \n\
+         Try:\n  \
+           export KUBECONFIG={path}\n  \
+           kubectl apply -f examples/\n  \
+           kubectl get certificaterequests -A\n  \
+           kubectl auth can-i approve signers.cert-manager.io --as alice\n\
+         \n\
+         Stop with Ctrl-C.\n",
+        address = sandbox.address,
+        path = kubeconfig.display(),
+    )
+}
+
+/// The kubeconfig holds the admin token: readable by its owner only.
+fn write_private(path: &std::path::Path, contents: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)?;
+    file.write_all(contents.as_bytes())
+}
+
+async fn wait_for_signal() -> std::io::Result<()> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut terminate = signal(SignalKind::terminate())?;
+    tokio::select! {
+        result = tokio::signal::ctrl_c() => result,
+        _ = terminate.recv() => Ok(()),
+    }
+}

@@ -1,0 +1,308 @@
+//! End to end: `certgate dev` (the sandbox API server with certgate's webhook registered in
+//! it) driven by the real `kubectl`, as a user of a cluster with cert-manager would drive it.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+/// A running `certgate dev` and a kubeconfig for it.
+struct Dev {
+    child: Child,
+    _dir: tempfile::TempDir,
+    kubeconfig: PathBuf,
+}
+
+const USERS: &str =
+    "users:\n- token: bob-token\n  username: bob\n  uid: \"1002\"\n  groups: [approvers]\n";
+
+impl Dev {
+    fn start() -> Dev {
+        let dir = tempfile::tempdir().unwrap();
+        let kubeconfig = dir.path().join("kubeconfig");
+        let users = dir.path().join("users.yaml");
+        std::fs::write(&users, USERS).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_certgate"))
+            .args(["dev", "--listen", "127.0.0.1:0", "--kubeconfig-out"])
+            .arg(&kubeconfig)
+            .arg("--users")
+            .arg(&users)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        // The usage text is printed once the API and the webhook listen and the webhook is
+        // registered.
+        let stdout = child.stdout.take().unwrap();
+        let mut printed = String::new();
+        for line in BufReader::new(stdout).lines() {
+            let line = line.unwrap();
+            printed.push_str(&line);
+            printed.push('\n');
+            if line.starts_with("Stop with Ctrl-C") {
+                break;
+            }
+        }
+        assert!(printed.contains("certgate webhook at https://127.0.0.1:"), "{printed}");
+        Dev { child, _dir: dir, kubeconfig }
+    }
+
+    /// Runs the real kubectl; fails loudly when it is not installed.
+    fn kubectl(&self, args: &[&str], input: Option<&str>) -> Output {
+        use std::io::Write;
+        let mut child = Command::new("kubectl")
+            .arg("--kubeconfig")
+            .arg(&self.kubeconfig)
+            .args(args)
+            .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|err| {
+                panic!("kubectl is required for the end-to-end tests and is part of this machine image, but could not be run: {err}")
+            });
+        if let Some(input) = input {
+            child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        }
+        child.wait_with_output().unwrap()
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        self.ok_with(args, None)
+    }
+
+    fn ok_with(&self, args: &[&str], input: Option<&str>) -> String {
+        let output = self.kubectl(args, input);
+        assert!(
+            output.status.success(),
+            "kubectl {} failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    }
+
+    /// kubectl's standard error; panics when it succeeded.
+    fn fails(&self, args: &[&str], input: Option<&str>) -> String {
+        let output = self.kubectl(args, input);
+        assert!(!output.status.success(), "kubectl {} should have failed", args.join(" "));
+        String::from_utf8(output.stderr).unwrap()
+    }
+}
+
+impl Drop for Dev {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").arg(self.child.id().to_string()).status();
+        let _ = self.child.wait();
+    }
+}
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+/// The first CertificateRequest of the DNS example, without the identity the example shows.
+fn request(name: &str) -> String {
+    let all = std::fs::read_to_string(examples().join("dns/requests.yaml")).unwrap();
+    let csr = all.lines().find_map(|l| l.trim().strip_prefix("request: ")).unwrap().to_owned();
+    format!(
+        "apiVersion: cert-manager.io/v1\nkind: CertificateRequest\nmetadata:\n  name: {name}\n  namespace: payments\n\
+         spec:\n  issuerRef:\n    group: cert-manager.io\n    kind: ClusterIssuer\n    name: internal-ca\n\
+         \x20 usages: [digital signature, key encipherment, server auth]\n  request: {csr}\n"
+    )
+}
+
+const REQUESTERS: &str = "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: requester\n\
+rules:\n- apiGroups: [cert-manager.io]\n  resources: [certificaterequests]\n  verbs: [create, get, list, update, patch]\n\
+- apiGroups: [cert-manager.io]\n  resources: [certificaterequests/status]\n  verbs: [get, update, patch]\n---\n\
+apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: requesters\n\
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: requester}\n\
+subjects:\n- {apiGroup: rbac.authorization.k8s.io, kind: Group, name: team-a}\n\
+- {apiGroup: rbac.authorization.k8s.io, kind: Group, name: approvers}\n";
+
+#[test]
+fn requests_carry_the_identity_of_whoever_created_them_and_keep_it() {
+    let dev = Dev::start();
+    dev.ok(&["apply", "-f", examples().join("namespaces.yaml").to_str().unwrap()]);
+    dev.ok_with(&["apply", "-f", "-"], Some(REQUESTERS));
+
+    dev.ok_with(
+        &["create", "--as", "alice", "--as-group", "team-a", "-f", "-"],
+        Some(&request("alice-tls")),
+    );
+    let identity = dev.ok(&[
+        "get",
+        "certificaterequest",
+        "alice-tls",
+        "-n",
+        "payments",
+        "-o",
+        "jsonpath={.spec.username} {.spec.groups}",
+    ]);
+    assert_eq!(identity, r#"alice ["team-a","system:authenticated"]"#);
+
+    // Nobody may change it afterwards, not even an admin.
+    let refused = dev.fails(
+        &[
+            "patch",
+            "certificaterequest",
+            "alice-tls",
+            "-n",
+            "payments",
+            "--type=merge",
+            "-p",
+            r#"{"spec":{"username":"mallory"}}"#,
+        ],
+        None,
+    );
+    assert!(
+        refused.contains(r#"admission webhook "webhook.cert-manager.io" denied the request: "#)
+            && refused
+                .contains("spec.username: Forbidden: username identity cannot be changed once set"),
+        "{refused}"
+    );
+
+    // An identity written by the client is replaced by the requester's at creation.
+    let forged = request("forged-tls").replace("spec:\n", "spec:\n  username: mallory\n");
+    dev.ok_with(&["create", "--as", "alice", "--as-group", "team-a", "-f", "-"], Some(&forged));
+    assert_eq!(
+        dev.ok(&[
+            "get",
+            "certificaterequest",
+            "forged-tls",
+            "-n",
+            "payments",
+            "-o",
+            "jsonpath={.spec.username}"
+        ]),
+        "alice"
+    );
+}
+
+/// cert-manager's ClusterIssuer CRD, as a cluster with cert-manager has it: approvals are
+/// checked against the signer's resource, which must exist.
+fn cluster_issuer_crd() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/upstream-crds/cert-manager.io_clusterissuers.yaml")
+}
+
+#[test]
+fn approving_needs_approve_on_the_signer() {
+    let dev = Dev::start();
+    dev.ok(&["apply", "-f", examples().join("namespaces.yaml").to_str().unwrap()]);
+    dev.ok(&["apply", "-f", cluster_issuer_crd().to_str().unwrap()]);
+    dev.ok_with(&["apply", "-f", "-"], Some(REQUESTERS));
+    dev.ok_with(
+        &["create", "--as", "alice", "--as-group", "team-a", "-f", "-"],
+        Some(&request("pending-tls")),
+    );
+    let approve = [
+        "--token",
+        "bob-token",
+        "patch",
+        "certificaterequest",
+        "pending-tls",
+        "-n",
+        "payments",
+        "--subresource=status",
+        "--type=merge",
+        "-p",
+        r#"{"status":{"conditions":[{"type":"Approved","status":"True","reason":"manual","message":"approved by bob"}]}}"#,
+    ];
+    // bob authenticates with the static token from the users file.
+    assert_eq!(
+        dev.ok(&[
+            "--token",
+            "bob-token",
+            "auth",
+            "whoami",
+            "-o",
+            "jsonpath={.status.userInfo.username}"
+        ]),
+        "bob"
+    );
+    let refused = dev.fails(&approve, None);
+    assert!(
+        refused.contains(
+            r#"admission webhook "webhook.cert-manager.io" denied the request: status.conditions: Forbidden: user "bob" does not have permissions to set approved/denied conditions for issuer {internal-ca ClusterIssuer cert-manager.io}"#
+        ),
+        "{refused}"
+    );
+    let can_i = dev.kubectl(
+        &[
+            "auth",
+            "can-i",
+            "approve",
+            "signers.cert-manager.io/clusterissuers.cert-manager.io/*",
+            "--as",
+            "bob",
+        ],
+        None,
+    );
+    assert_eq!(String::from_utf8_lossy(&can_i.stdout).trim(), "no");
+
+    // As cert-manager's documentation grants it (kubectl's generator only knows served
+    // resources, and signers are not one).
+    dev.ok_with(
+        &["apply", "-f", "-"],
+        Some(
+            "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: signer-approver\n\
+             rules:\n- apiGroups: [cert-manager.io]\n  resources: [signers]\n  verbs: [approve]\n\
+             \x20 resourceNames: [\"clusterissuers.cert-manager.io/*\"]\n",
+        ),
+    );
+    dev.ok(&[
+        "create",
+        "clusterrolebinding",
+        "bob-approves",
+        "--clusterrole=signer-approver",
+        "--user=bob",
+    ]);
+    dev.ok(&approve);
+    assert_eq!(
+        dev.ok(&[
+            "get",
+            "certificaterequest",
+            "pending-tls",
+            "-n",
+            "payments",
+            "-o",
+            "jsonpath={.status.conditions[0].type}"
+        ]),
+        "Approved"
+    );
+}
+
+/// The rows of a `check`-style report: every line from the request table's header on,
+/// sorted (the demo reads objects back in key order, `check` keeps file order).
+fn report_rows(output: &str) -> Vec<String> {
+    let start = output.find("NAMESPACE").expect("a request table");
+    let mut rows: Vec<String> = output[start..].lines().map(str::to_owned).collect();
+    rows.sort();
+    rows
+}
+
+#[test]
+fn the_demo_decides_the_examples_in_the_sandbox_as_check_does_offline() {
+    let demo =
+        Command::new(env!("CARGO_BIN_EXE_certgate")).args(["dev", "--demo"]).output().unwrap();
+    let printed = String::from_utf8(demo.stdout).unwrap();
+    assert!(demo.status.success(), "{printed}{}", String::from_utf8_lossy(&demo.stderr));
+    // Each request was created by the identity it names, and the webhook stamped it.
+    assert!(
+        printed.contains(
+            "CertificateRequest payments/laptop-tls created by jane@example.com; webhook.cert-manager.io stamped username jane@example.com"
+        ),
+        "{printed}"
+    );
+    let check = Command::new(env!("CARGO_BIN_EXE_certgate"))
+        .args(["check", "-f"])
+        .arg(examples())
+        .output()
+        .unwrap();
+    let offline = String::from_utf8(check.stdout).unwrap();
+    assert_eq!(report_rows(&printed), report_rows(&offline));
+    assert!(
+        printed.contains("7 CertificateRequests: 2 Approved, 3 Denied, 2 Unprocessed"),
+        "{printed}"
+    );
+}

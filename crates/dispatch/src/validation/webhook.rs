@@ -1,0 +1,286 @@
+//! One webhook's fields (upstream's `validateMutatingWebhook`/`validateValidatingWebhook`,
+//! rules, review versions and match conditions), in upstream's order.
+
+use k8s_openapi::api::admissionregistration::v1::{MatchCondition, RuleWithOperations};
+
+use super::WebhookView;
+use super::client_config;
+use super::field::{
+    FieldError, duplicate, invalid, invalid_rendered, not_supported, required, too_many,
+};
+use super::names::{dns1035_label, dns1123_subdomain, qualified_name};
+use super::selector;
+use certgate_gofmt::go_string_slice;
+
+const SCOPES: [&str; 3] = ["*", "Cluster", "Namespaced"];
+const OPERATIONS: [&str; 5] = ["*", "CONNECT", "CREATE", "DELETE", "UPDATE"];
+const FAILURE_POLICIES: [&str; 2] = ["Fail", "Ignore"];
+const MATCH_POLICIES: [&str; 2] = ["Equivalent", "Exact"];
+const NO_SIDE_EFFECTS: [&str; 2] = ["None", "NoneOnDryRun"];
+const REINVOCATION_POLICIES: [&str; 2] = ["IfNeeded", "Never"];
+const REVIEW_VERSIONS: [&str; 2] = ["v1", "v1beta1"];
+const MAX_MATCH_CONDITIONS: usize = 64;
+
+/// `IsFullyQualifiedName`: a DNS subdomain with at least three segments.
+fn fully_qualified_name(path: &str, name: &str) -> Vec<FieldError> {
+    if name.is_empty() {
+        return vec![required(path, "")];
+    }
+    let problems = dns1123_subdomain(name);
+    if !problems.is_empty() {
+        return vec![invalid(path, name, &problems.join(","))];
+    }
+    if name.split('.').count() < 3 {
+        return vec![invalid(
+            path,
+            name,
+            "should be a domain with at least three segments separated by dots",
+        )];
+    }
+    Vec::new()
+}
+
+fn has_wildcard(items: &[String]) -> bool {
+    items.iter().any(|i| i == "*")
+}
+
+fn validate_resources(path: &str, resources: &[String]) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    if resources.is_empty() {
+        errors.push(required(path, ""));
+    }
+    let mut with_wildcard_subresource = std::collections::HashSet::new();
+    let mut with_wildcard_resource = std::collections::HashSet::new();
+    let mut has_double_wildcard = false;
+    let mut has_single_wildcard = false;
+    let mut has_resource_without_subresource = false;
+    for (i, entry) in resources.iter().enumerate() {
+        let at = format!("{path}[{i}]");
+        if entry.is_empty() {
+            errors.push(required(&at, ""));
+            continue;
+        }
+        has_double_wildcard |= entry == "*/*";
+        has_single_wildcard |= entry == "*";
+        let Some((resource, subresource)) = entry.split_once('/') else {
+            // Upstream overwrites rather than accumulates this flag: only the last plain
+            // entry counts.
+            has_resource_without_subresource = entry != "*";
+            continue;
+        };
+        if with_wildcard_subresource.contains(resource) {
+            errors.push(invalid(
+                &at,
+                entry,
+                &format!("if '{resource}/*' is present, must not specify {entry}"),
+            ));
+        }
+        if with_wildcard_resource.contains(subresource) {
+            errors.push(invalid(
+                &at,
+                entry,
+                &format!("if '*/{subresource}' is present, must not specify {entry}"),
+            ));
+        }
+        if subresource == "*" {
+            with_wildcard_subresource.insert(resource);
+        }
+        if resource == "*" {
+            with_wildcard_resource.insert(subresource);
+        }
+    }
+    let rendered = go_string_slice("string", resources);
+    if resources.len() > 1 && has_double_wildcard {
+        errors.push(invalid_rendered(
+            path,
+            &rendered,
+            "if '*/*' is present, must not specify other resources",
+        ));
+    }
+    if has_single_wildcard && has_resource_without_subresource {
+        errors.push(invalid_rendered(
+            path,
+            &rendered,
+            "if '*' is present, must not specify other resources without subresources",
+        ));
+    }
+    errors
+}
+
+fn validate_rule(path: &str, rule: &RuleWithOperations) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    let operations = rule.operations.as_deref().unwrap_or_default();
+    let ops_path = format!("{path}.operations");
+    if operations.is_empty() {
+        errors.push(required(&ops_path, ""));
+    }
+    if operations.len() > 1 && has_wildcard(operations) {
+        errors.push(invalid_rendered(
+            &ops_path,
+            &go_string_slice("admissionregistration.OperationType", operations),
+            "if '*' is present, must not specify other operations",
+        ));
+    }
+    for (i, operation) in operations.iter().enumerate() {
+        if !OPERATIONS.contains(&operation.as_str()) {
+            errors.push(not_supported(&format!("{ops_path}[{i}]"), operation, &OPERATIONS));
+        }
+    }
+    let groups = rule.api_groups.as_deref().unwrap_or_default();
+    let groups_path = format!("{path}.apiGroups");
+    if groups.is_empty() {
+        errors.push(required(&groups_path, ""));
+    }
+    if groups.len() > 1 && has_wildcard(groups) {
+        errors.push(invalid_rendered(
+            &groups_path,
+            &go_string_slice("string", groups),
+            "if '*' is present, must not specify other API groups",
+        ));
+    }
+    let versions = rule.api_versions.as_deref().unwrap_or_default();
+    let versions_path = format!("{path}.apiVersions");
+    if versions.is_empty() {
+        errors.push(required(&versions_path, ""));
+    }
+    if versions.len() > 1 && has_wildcard(versions) {
+        errors.push(invalid_rendered(
+            &versions_path,
+            &go_string_slice("string", versions),
+            "if '*' is present, must not specify other API versions",
+        ));
+    }
+    for (i, version) in versions.iter().enumerate() {
+        if version.is_empty() {
+            errors.push(required(&format!("{versions_path}[{i}]"), ""));
+        }
+    }
+    errors.extend(validate_resources(
+        &format!("{path}.resources"),
+        rule.resources.as_deref().unwrap_or_default(),
+    ));
+    if let Some(scope) = &rule.scope
+        && !SCOPES.contains(&scope.as_str())
+    {
+        errors.push(not_supported(&format!("{path}.scope"), scope, &SCOPES));
+    }
+    errors
+}
+
+fn validate_match_conditions(path: &str, conditions: &[MatchCondition]) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    if conditions.len() > MAX_MATCH_CONDITIONS {
+        errors.push(too_many(path, conditions.len(), MAX_MATCH_CONDITIONS));
+    }
+    let mut names = std::collections::HashSet::new();
+    for (i, condition) in conditions.iter().enumerate() {
+        let at = format!("{path}[{i}]");
+        // The expression is not compiled: the sandbox does not evaluate CEL match conditions.
+        if condition.expression.trim().is_empty() {
+            errors.push(required(&format!("{at}.expression"), ""));
+        }
+        if condition.name.is_empty() {
+            errors.push(required(&format!("{at}.name"), ""));
+        } else {
+            for message in qualified_name(&condition.name) {
+                errors.push(invalid(&format!("{at}.name"), &condition.name, &message));
+            }
+        }
+        if !condition.name.is_empty() && !names.insert(condition.name.as_str()) {
+            errors.push(duplicate(&format!("{at}.name"), &condition.name));
+        }
+    }
+    errors
+}
+
+/// `validateAdmissionReviewVersions` with a recognized version required.
+fn validate_review_versions(path: &str, versions: &[String]) -> Vec<FieldError> {
+    if versions.is_empty() {
+        return vec![required(
+            path,
+            &format!("must specify one of {}", REVIEW_VERSIONS.join(", ")),
+        )];
+    }
+    let mut errors = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (i, version) in versions.iter().enumerate() {
+        let at = format!("{path}[{i}]");
+        if !seen.insert(version.as_str()) {
+            errors.push(invalid(&at, version, "duplicate version"));
+            continue;
+        }
+        for message in dns1035_label(version) {
+            errors.push(invalid(&at, version, &message));
+        }
+    }
+    if !versions.iter().any(|v| REVIEW_VERSIONS.contains(&v.as_str())) {
+        errors.push(invalid_rendered(
+            path,
+            &go_string_slice("string", versions),
+            &format!("must include at least one of {}", REVIEW_VERSIONS.join(", ")),
+        ));
+    }
+    errors
+}
+
+/// All errors for the webhook at `path` (`webhooks[0]`), review versions included.
+pub(crate) fn validate(path: &str, webhook: &WebhookView<'_>) -> Vec<FieldError> {
+    let mut errors = fully_qualified_name(&format!("{path}.name"), webhook.name);
+    for (i, rule) in webhook.rules.iter().enumerate() {
+        errors.extend(validate_rule(&format!("{path}.rules[{i}]"), rule));
+    }
+    if let Some(policy) = webhook.failure_policy
+        && !FAILURE_POLICIES.contains(&policy)
+    {
+        errors.push(not_supported(&format!("{path}.failurePolicy"), policy, &FAILURE_POLICIES));
+    }
+    if let Some(policy) = webhook.match_policy
+        && !MATCH_POLICIES.contains(&policy)
+    {
+        errors.push(not_supported(&format!("{path}.matchPolicy"), policy, &MATCH_POLICIES));
+    }
+    match webhook.side_effects {
+        "" => errors.push(required(
+            &format!("{path}.sideEffects"),
+            &format!("must specify one of {}", NO_SIDE_EFFECTS.join(", ")),
+        )),
+        class if !NO_SIDE_EFFECTS.contains(&class) => {
+            errors.push(not_supported(&format!("{path}.sideEffects"), class, &NO_SIDE_EFFECTS))
+        }
+        _ => {}
+    }
+    if let Some(timeout) = webhook.timeout_seconds
+        && !(1..=30).contains(&timeout)
+    {
+        errors.push(invalid_rendered(
+            &format!("{path}.timeoutSeconds"),
+            &timeout.to_string(),
+            "the timeout value must be between 1 and 30 seconds",
+        ));
+    }
+    if let Some(s) = webhook.namespace_selector {
+        errors.extend(selector::validate(s, &format!("{path}.namespaceSelector")));
+    }
+    if let Some(s) = webhook.object_selector {
+        errors.extend(selector::validate(s, &format!("{path}.objectSelector")));
+    }
+    if let Some(policy) = webhook.reinvocation_policy
+        && !REINVOCATION_POLICIES.contains(&policy)
+    {
+        errors.push(not_supported(
+            &format!("{path}.reinvocationPolicy"),
+            policy,
+            &REINVOCATION_POLICIES,
+        ));
+    }
+    errors.extend(client_config::validate(&format!("{path}.clientConfig"), webhook.client_config));
+    errors.extend(validate_match_conditions(
+        &format!("{path}.matchConditions"),
+        webhook.match_conditions,
+    ));
+    errors.extend(validate_review_versions(
+        &format!("{path}.admissionReviewVersions"),
+        webhook.admission_review_versions,
+    ));
+    errors
+}

@@ -1,0 +1,168 @@
+//! The webhook configurations certgate's webhook is registered with: upstream's
+//! configuration and webhook names, rules, match and failure policies and paths, so clients
+//! see the same `admission webhook "<name>" denied the request: ...` messages as with
+//! cert-manager and approver-policy.
+
+use base64::Engine as _;
+use serde_json::{Value, json};
+
+/// Where the API server reaches the webhook.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Endpoint {
+    /// `https://host:port` without a path (development and the sandbox).
+    Url(String),
+    /// A Service in the cluster (namespace, name, port).
+    Service { namespace: String, name: String, port: u16 },
+}
+
+impl Endpoint {
+    fn client_config(&self, path: &str, ca_bundle_pem: &str) -> Value {
+        let ca_bundle = base64::engine::general_purpose::STANDARD.encode(ca_bundle_pem);
+        match self {
+            Endpoint::Url(base) => json!({
+                "url": format!("{}{path}", base.trim_end_matches('/')),
+                "caBundle": ca_bundle,
+            }),
+            Endpoint::Service { namespace, name, port } => json!({
+                "service": {"namespace": namespace, "name": name, "path": path, "port": port},
+                "caBundle": ca_bundle,
+            }),
+        }
+    }
+}
+
+/// cert-manager's webhook name, which its denials carry.
+pub const CERT_MANAGER_WEBHOOK: &str = "webhook.cert-manager.io";
+/// approver-policy's webhook name.
+pub const POLICY_WEBHOOK: &str = "policy.cert-manager.io";
+
+/// The MutatingWebhookConfiguration and the ValidatingWebhookConfigurations, in that order.
+pub fn configurations(endpoint: &Endpoint, ca_bundle_pem: &str) -> Vec<Value> {
+    let webhook = |name: &str, path: &str, rules: Value, timeout: u32| {
+        json!({
+            "name": name,
+            "admissionReviewVersions": ["v1"],
+            "clientConfig": endpoint.client_config(path, ca_bundle_pem),
+            "failurePolicy": "Fail",
+            "matchPolicy": "Equivalent",
+            "sideEffects": "None",
+            "timeoutSeconds": timeout,
+            "rules": rules,
+        })
+    };
+    let configuration = |kind: &str, name: &str, webhooks: Value| {
+        json!({
+            "apiVersion": "admissionregistration.k8s.io/v1",
+            "kind": kind,
+            "metadata": {"name": name, "labels": {"app.kubernetes.io/managed-by": "certgate"}},
+            "webhooks": webhooks,
+        })
+    };
+    vec![
+        configuration(
+            "MutatingWebhookConfiguration",
+            "cert-manager-webhook",
+            json!([webhook(
+                CERT_MANAGER_WEBHOOK,
+                "/mutate",
+                json!([{
+                    "apiGroups": ["cert-manager.io"],
+                    "apiVersions": ["v1"],
+                    "operations": ["CREATE"],
+                    "resources": ["certificaterequests"],
+                }]),
+                30,
+            )]),
+        ),
+        configuration(
+            "ValidatingWebhookConfiguration",
+            "cert-manager-webhook",
+            json!([webhook(
+                CERT_MANAGER_WEBHOOK,
+                "/validate",
+                json!([{
+                    "apiGroups": ["cert-manager.io", "acme.cert-manager.io"],
+                    "apiVersions": ["v1"],
+                    "operations": ["CREATE", "UPDATE"],
+                    "resources": ["*/*"],
+                }]),
+                30,
+            )]),
+        ),
+        configuration(
+            "ValidatingWebhookConfiguration",
+            "cert-manager-approver-policy",
+            json!([webhook(
+                POLICY_WEBHOOK,
+                "/validate",
+                json!([{
+                    "apiGroups": ["policy.cert-manager.io"],
+                    "apiVersions": ["v1alpha1"],
+                    "operations": ["CREATE", "UPDATE"],
+                    "resources": ["certificaterequestpolicies"],
+                }]),
+                10,
+            )]),
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_get_the_path_and_the_bundle_is_base64_pem() {
+        let configs = configurations(&Endpoint::Url("https://127.0.0.1:9443/".into()), "PEM");
+        let urls: Vec<&str> = configs
+            .iter()
+            .map(|c| c["webhooks"][0]["clientConfig"]["url"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            urls,
+            [
+                "https://127.0.0.1:9443/mutate",
+                "https://127.0.0.1:9443/validate",
+                "https://127.0.0.1:9443/validate"
+            ]
+        );
+        assert_eq!(configs[0]["webhooks"][0]["clientConfig"]["caBundle"], "UEVN");
+    }
+
+    #[test]
+    fn webhook_names_and_rules_are_upstreams() {
+        let configs = configurations(
+            &Endpoint::Service {
+                namespace: "certgate".into(),
+                name: "certgate-webhook".into(),
+                port: 443,
+            },
+            "",
+        );
+        let names: Vec<(&str, &str)> = configs
+            .iter()
+            .map(|c| (c["kind"].as_str().unwrap(), c["webhooks"][0]["name"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("MutatingWebhookConfiguration", "webhook.cert-manager.io"),
+                ("ValidatingWebhookConfiguration", "webhook.cert-manager.io"),
+                ("ValidatingWebhookConfiguration", "policy.cert-manager.io"),
+            ]
+        );
+        assert_eq!(configs[0]["webhooks"][0]["rules"][0]["operations"], json!(["CREATE"]));
+        assert_eq!(configs[1]["webhooks"][0]["rules"][0]["resources"], json!(["*/*"]));
+        assert_eq!(
+            configs[1]["webhooks"][0]["clientConfig"]["service"],
+            json!({"namespace": "certgate", "name": "certgate-webhook", "path": "/validate", "port": 443})
+        );
+        for config in &configs {
+            let webhook = &config["webhooks"][0];
+            assert_eq!(
+                (&webhook["failurePolicy"], &webhook["sideEffects"], &webhook["matchPolicy"]),
+                (&json!("Fail"), &json!("None"), &json!("Equivalent"))
+            );
+        }
+    }
+}
