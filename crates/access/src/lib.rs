@@ -25,10 +25,10 @@ mod authn;
 mod authorize;
 mod bootstrap;
 mod decode;
-mod field;
 mod field_selector;
 mod forbidden;
 mod impersonation;
+mod invalid;
 mod names;
 mod query;
 pub mod reviews;
@@ -43,10 +43,13 @@ pub use authn::{
 };
 pub use authorize::RequestAuthorizer;
 pub use bootstrap::bootstrap_policy;
+/// The field errors of [`InvalidRequest`], re-exported so callers need not depend on
+/// `certgate-api` to read them.
+pub use certgate_api::field::{BadValue, ErrorType, FieldError};
 pub use certgate_rbac::{AccessDecision, NonResourceAttributes, ResourceAttributes, UserInfo};
-pub use field::{BadValue, ErrorType, FieldError, InvalidRequest};
 pub use forbidden::{forbidden_message, forbidden_status, forbidden_status_message};
 pub use impersonation::{Impersonation, ImpersonationError};
+pub use invalid::InvalidRequest;
 pub use names::{SERVICE_ACCOUNT_PREFIX, split_service_account_username};
 pub use reviews::{
     ReviewError, local_subject_access_review, self_subject_access_review, self_subject_review,

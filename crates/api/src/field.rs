@@ -2,7 +2,9 @@
 //! `k8s.io/apimachinery/pkg/util/validation/field` does (see approver-policy spec §10).
 //!
 //! Users script against these texts, so every byte matters: Go `%q` for plain strings,
-//! `%v` for bools and sized ints, JSON (with `<`, `>`, `&` escaped) for everything else.
+//! `%v` for bools and sized ints, JSON (with `<`, `>`, `&` escaped) for everything else in
+//! the apimachinery cert-manager builds with; kube-apiserver 1.33 prints other values with
+//! `%#v` instead ([`BadValue::GoSyntax`], [`BadValue::Null`]).
 
 use std::collections::HashSet;
 use std::fmt;
@@ -52,7 +54,7 @@ impl fmt::Display for Path {
 }
 
 /// A bad value, tagged with the Go type it had upstream, which decides its rendering.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BadValue {
     /// Go `string`: rendered with `%q`.
     Str(String),
@@ -62,6 +64,13 @@ pub enum BadValue {
     Int(i64),
     /// Any other Go type (plain `int`, slices, maps, named string types): JSON.
     Json(serde_json::Value),
+    /// A nil pointer or interface where apimachinery 1.33 prints other values with `%#v`:
+    /// it substitutes the string `"null"` and quotes it (JSON-era versions print `null`,
+    /// which is `Json(Value::Null)`).
+    Null,
+    /// Any other value where apimachinery 1.33 prints it with `%#v`, already in that syntax
+    /// (`[]string{"a", "b"}`): the caller knows the Go type, this module does not.
+    GoSyntax(String),
 }
 
 /// `field.ErrorType`.
@@ -79,7 +88,7 @@ pub enum ErrorType {
 }
 
 /// One `field.Error`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldError {
     pub kind: ErrorType,
     pub path: Path,
@@ -112,6 +121,51 @@ impl FieldError {
         };
         FieldError { kind: ErrorType::NotSupported, path, value: Some(value), detail }
     }
+    /// `field.Duplicate(path, value)`: no detail.
+    pub fn duplicate(path: Path, value: BadValue) -> Self {
+        FieldError { kind: ErrorType::Duplicate, path, value: Some(value), detail: String::new() }
+    }
+    /// `field.TooMany(path, actual, max)`: the count is the value shown.
+    pub fn too_many(path: Path, actual: usize, max: usize) -> Self {
+        let unit = if max == 1 { "item" } else { "items" };
+        FieldError {
+            kind: ErrorType::TooMany,
+            path,
+            // A list longer than i64::MAX cannot exist; saturating keeps this total.
+            value: Some(BadValue::Int(i64::try_from(actual).unwrap_or(i64::MAX))),
+            detail: format!("must have at most {max} {unit}"),
+        }
+    }
+
+    /// The same error with another detail text, for callers that word it their own way.
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = detail.into();
+        self
+    }
+
+    /// `ErrorBody()`: the message without the path, `<type>[: <value>][: <detail>]`. It is
+    /// what a `details.causes[].message` of a 422 carries.
+    pub fn body(&self) -> String {
+        Body(self).to_string()
+    }
+}
+
+/// [`FieldError::body`] as a `Display`, so that `Display` of the whole error writes it
+/// without an intermediate string.
+struct Body<'a>(&'a FieldError);
+
+impl fmt::Display for Body<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let error = self.0;
+        f.write_str(error.kind.as_str())?;
+        if let Some(value) = error.value.as_ref().filter(|_| error.kind.shows_value()) {
+            write!(f, ": {value}")?;
+        }
+        if !error.detail.is_empty() {
+            write!(f, ": {}", error.detail)?;
+        }
+        Ok(())
+    }
 }
 
 impl ErrorType {
@@ -127,6 +181,22 @@ impl ErrorType {
             ErrorType::NotFound => "Not found",
             ErrorType::TooLong => "Too long",
             ErrorType::TooMany => "Too many",
+        }
+    }
+
+    /// The `metav1.CauseType` of the type (its Go string value), which a 422's
+    /// `details.causes[].reason` carries.
+    pub fn cause(self) -> &'static str {
+        match self {
+            ErrorType::Invalid => "FieldValueInvalid",
+            ErrorType::Required => "FieldValueRequired",
+            ErrorType::NotSupported => "FieldValueNotSupported",
+            ErrorType::Forbidden => "FieldValueForbidden",
+            ErrorType::Internal => "InternalError",
+            ErrorType::Duplicate => "FieldValueDuplicate",
+            ErrorType::NotFound => "FieldValueNotFound",
+            ErrorType::TooLong => "FieldValueTooLong",
+            ErrorType::TooMany => "FieldValueTooMany",
         }
     }
 
@@ -150,28 +220,23 @@ impl fmt::Display for ErrorType {
 
 impl fmt::Display for BadValue {
     /// The value as `field.Error` prints it: `%q` for strings, `%v` for bools and sized
-    /// integers, JSON for everything else.
+    /// integers, JSON or `%#v` (by variant) for everything else.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BadValue::Str(s) => f.write_str(&gofmt::quote(s)),
             BadValue::Bool(b) => write!(f, "{b}"),
             BadValue::Int(i) => write!(f, "{i}"),
             BadValue::Json(v) => f.write_str(&gofmt::json(v)),
+            BadValue::Null => f.write_str(&gofmt::quote("null")),
+            BadValue::GoSyntax(s) => f.write_str(s),
         }
     }
 }
 
 impl fmt::Display for FieldError {
-    /// `<path>: <type>[: <value>][: <detail>]`, as `field.Error.Error()`.
+    /// `<path>: <body>`, as `field.Error.Error()`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.kind)?;
-        if let Some(value) = self.value.as_ref().filter(|_| self.kind.shows_value()) {
-            write!(f, ": {value}")?;
-        }
-        if !self.detail.is_empty() {
-            write!(f, ": {}", self.detail)?;
-        }
-        Ok(())
+        write!(f, "{}: {}", self.path, Body(self))
     }
 }
 
@@ -192,5 +257,7 @@ pub fn aggregate_texts(texts: impl IntoIterator<Item = String>) -> Option<String
     }
 }
 
+#[cfg(test)]
+mod apiserver_tests;
 #[cfg(test)]
 mod tests;

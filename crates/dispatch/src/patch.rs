@@ -1,6 +1,7 @@
 //! Applying a mutating webhook's JSONPatch to the object, as upstream's mutating dispatcher
 //! does, with bounds against hostile patches and checks on what the patch may change.
 
+use certgate_api::field::{BadValue, FieldError, Path};
 use json_patch::PatchOperation;
 use serde_json::{Map, Value};
 
@@ -122,14 +123,16 @@ fn check(
     }
     let (old_name, new_name) = (text(original, "/metadata/name"), text(patched, "/metadata/name"));
     if attributes.operation == Operation::Update && old_name != new_name {
-        let body = format!("Invalid value: {}: field is immutable", quote(new_name));
+        let error = FieldError::invalid(
+            Path::new("metadata").child("name"),
+            BadValue::Str(new_name.to_owned()),
+            "field is immutable",
+        );
         return Err(HookError::Rejected(Box::new(Rejection::invalid(
             &attributes.kind.group,
             &attributes.kind.kind,
             new_name,
-            "metadata.name",
-            "FieldValueInvalid",
-            &body,
+            &error,
         ))));
     }
     Ok(())

@@ -5,6 +5,7 @@
 
 use serde_json::{Value, json};
 
+use certgate_api::field::FieldError;
 use certgate_gofmt::quote;
 
 /// Why admission refused a request: becomes the API error body (a Kubernetes Status with
@@ -68,24 +69,21 @@ impl Rejection {
     }
 
     /// `apierrors.NewInvalid(groupKind, name, [one field error])`.
-    pub(crate) fn invalid(
-        group: &str,
-        kind: &str,
-        name: &str,
-        field: &str,
-        reason: &str,
-        body: &str,
-    ) -> Self {
+    pub(crate) fn invalid(group: &str, kind: &str, name: &str, error: &FieldError) -> Self {
         let qualified = if group.is_empty() { kind.to_owned() } else { format!("{kind}.{group}") };
         Rejection {
             code: 422,
             reason: "Invalid".to_owned(),
-            message: format!("{qualified} {} is invalid: {field}: {body}", quote(name)),
+            message: format!("{qualified} {} is invalid: {error}", quote(name)),
             details: Some(json!({
                 "name": name,
                 "group": group,
                 "kind": kind,
-                "causes": [{ "reason": reason, "message": body, "field": field }],
+                "causes": [{
+                    "reason": error.kind.cause(),
+                    "message": error.body(),
+                    "field": error.path.as_str(),
+                }],
             })),
             warnings: Vec::new(),
         }

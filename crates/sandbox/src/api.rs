@@ -164,9 +164,12 @@ pub(crate) fn parse_body(headers: &HeaderMap, body: &[u8]) -> Result<Value, ApiE
             })
         }
         "application/vnd.kubernetes.protobuf" => certgate_kubeproto::decode(body).map_err(|err| {
-            let code = if err.is_unsupported_kind() { 415 } else { 400 };
-            let reason = if code == 415 { "UnsupportedMediaType" } else { "BadRequest" };
-            ApiError::new(code, reason, err.to_string())
+            let reason = match err.status_code() {
+                413 => "RequestEntityTooLarge",
+                415 => "UnsupportedMediaType",
+                _ => "BadRequest",
+            };
+            ApiError::new(err.status_code(), reason, err.to_string())
         }),
         _ => Err(ApiError::new(
             415,

@@ -32,6 +32,11 @@ fn a_service_account_token_authenticates_and_rbac_decides() {
     let token = h.ok(&["create", "token", "robot", "-n", "apps", "--duration=10m"]);
     let token = token.trim();
     assert_eq!(token.split('.').count(), 3, "a JWT: {token}");
+    let short = h.fails(&["create", "token", "robot", "-n", "apps", "--duration=5m"]);
+    assert!(
+        short.contains(r#"TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 300: may not specify a duration less than 10 minutes"#),
+        "{short}"
+    );
 
     let whoami = h.ok(&[
         "--token",

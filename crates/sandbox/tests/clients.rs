@@ -275,3 +275,27 @@ fn streaming_lists_without_bookmarks_are_invalid_as_the_api_server_says() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn protobuf_bodies_of_kinds_the_sandbox_cannot_decode_get_415() {
+    let h = Harness::start();
+    let client = client(&h);
+    h.runtime.block_on(async move {
+        // The protobuf envelope (magic, then runtime.Unknown with typeMeta {v1, Pod}).
+        let type_meta = [&[0x0a, 2][..], b"v1", &[0x12, 3], b"Pod"].concat();
+        let mut body = b"k8s\0".to_vec();
+        body.extend([0x0a, u8::try_from(type_meta.len()).unwrap()]);
+        body.extend(type_meta);
+        let request = axum::http::Request::post("/api/v1/namespaces/default/configmaps")
+            .header("content-type", "application/vnd.kubernetes.protobuf")
+            .body(body)
+            .unwrap();
+        match client.request_text(request).await {
+            Err(kube::Error::Api(status)) => {
+                assert_eq!((status.code, status.reason.as_str()), (415, "UnsupportedMediaType"));
+                assert!(status.message.contains("v1 Pod"), "{}", status.message);
+            }
+            other => panic!("expected 415, got {other:?}"),
+        }
+    });
+}

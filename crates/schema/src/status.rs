@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use certgate_api::field::{ErrorType, FieldError, aggregate};
+use certgate_api::field::{FieldError, aggregate};
 use certgate_api::gofmt;
 
 /// One `metav1.StatusCause` of an Invalid `Status`.
@@ -31,31 +31,10 @@ pub fn invalid_message(kind: &str, group: &str, name: &str, errors: &[FieldError
 pub fn causes(errors: &[FieldError]) -> Vec<StatusCause> {
     errors
         .iter()
-        .map(|error| {
-            let text = error.to_string();
-            // `Display` is always `<path>: <body>`.
-            let prefix_len = error.path.as_str().len() + 2;
-            let message = text.get(prefix_len..).unwrap_or_default().to_owned();
-            StatusCause {
-                reason: reason(error.kind).to_owned(),
-                message,
-                field: error.path.as_str().to_owned(),
-            }
+        .map(|error| StatusCause {
+            reason: error.kind.cause().to_owned(),
+            message: error.body(),
+            field: error.path.as_str().to_owned(),
         })
         .collect()
-}
-
-/// `field.ErrorType`'s string value, which upstream uses as the cause type.
-fn reason(kind: ErrorType) -> &'static str {
-    match kind {
-        ErrorType::Invalid => "FieldValueInvalid",
-        ErrorType::Required => "FieldValueRequired",
-        ErrorType::NotSupported => "FieldValueNotSupported",
-        ErrorType::Forbidden => "FieldValueForbidden",
-        ErrorType::Internal => "InternalError",
-        ErrorType::Duplicate => "FieldValueDuplicate",
-        ErrorType::NotFound => "FieldValueNotFound",
-        ErrorType::TooLong => "FieldValueTooLong",
-        ErrorType::TooMany => "FieldValueTooMany",
-    }
 }

@@ -1,6 +1,7 @@
 //! `POST /api/v1/namespaces/<ns>/serviceaccounts/<name>/token`: TokenRequest
 //! (`authentication.k8s.io/v1`) as kube-apiserver's `TokenREST.Create` answers it.
 
+use certgate_api::field::{BadValue, FieldError, Path};
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Map, Value, json};
 
@@ -8,7 +9,7 @@ use super::ISSUER;
 use super::jwt::{self, ServiceAccountClaims};
 use super::signer::{SignerError, TokenSigner};
 use crate::decode::{Decoder, Field};
-use crate::field::{BadValue, FieldError, InvalidRequest};
+use crate::invalid::InvalidRequest;
 use crate::status::StatusError;
 
 const KIND: &str = "TokenRequest";
@@ -93,7 +94,7 @@ pub fn token_request(
             GROUP,
             service_account,
             vec![FieldError::invalid(
-                "metadata.name",
+                Path::new("metadata").child("name"),
                 BadValue::Str(request.name.clone()),
                 "must match the service account name if specified",
             )],
@@ -230,19 +231,23 @@ fn decode(body: &Value) -> Result<Request, TokenRequestError> {
     })
 }
 
+fn expiration_path() -> Path {
+    Path::new("spec").child("expirationSeconds")
+}
+
 /// `ValidateTokenRequest`: between 10 minutes and 2^32 seconds.
 fn validate_expiration(seconds: i64) -> Result<(), TokenRequestError> {
     let mut errors = Vec::new();
     if seconds < MIN_EXPIRATION_SECONDS {
         errors.push(FieldError::invalid(
-            "spec.expirationSeconds",
+            expiration_path(),
             BadValue::Int(seconds),
             "may not specify a duration less than 10 minutes",
         ));
     }
     if seconds > MAX_EXPIRATION_SECONDS {
         errors.push(FieldError::invalid(
-            "spec.expirationSeconds",
+            expiration_path(),
             BadValue::Int(seconds),
             "may not specify a duration larger than 2^32 seconds",
         ));
@@ -272,8 +277,8 @@ fn bind(
                 service_account,
                 vec![
                     FieldError::not_supported(
-                        "spec.boundObjectRef.kind",
-                        &reference.kind,
+                        Path::new("spec").child("boundObjectRef").child("kind"),
+                        BadValue::Str(reference.kind.clone()),
                         &["Secret"],
                     )
                     .with_detail(

@@ -2,6 +2,7 @@
 //! (`authorization.k8s.io/v1`): "may this user do this?" asked through the API, as
 //! `kubectl auth can-i` does.
 
+use certgate_api::field::{BadValue, FieldError, Path};
 use certgate_gofmt::quote;
 use certgate_rbac::{NonResourceAttributes, ResourceAttributes, UserInfo};
 use serde_json::{Map, Value, json};
@@ -9,7 +10,7 @@ use serde_json::{Map, Value, json};
 use super::ReviewError;
 use super::object_meta::ObjectMeta;
 use crate::decode::{Decoder, Field};
-use crate::field::{BadValue, FieldError, InvalidRequest};
+use crate::invalid::InvalidRequest;
 use crate::status::StatusError;
 use crate::{RequestAttributes, RequestAuthorizer};
 
@@ -28,11 +29,7 @@ pub fn subject_access_review(
     review.metadata.namespace.clear();
     let mut errors = review.spec.validate(true);
     if !review.metadata.is_empty() {
-        errors.push(FieldError::invalid(
-            "metadata",
-            BadValue::GoSyntax(review.metadata.go_syntax()),
-            "must be empty",
-        ));
+        errors.push(metadata_not_empty(&review, "must be empty"));
     }
     invalid(errors)?;
     let user = review.spec.user();
@@ -60,24 +57,20 @@ pub fn local_subject_access_review(
     let mut errors = review.spec.validate(true);
     let without_namespace = ObjectMeta { namespace: String::new(), ..review.metadata.clone() };
     if !without_namespace.is_empty() {
-        errors.push(FieldError::invalid(
-            "metadata",
-            BadValue::GoSyntax(review.metadata.go_syntax()),
-            "must be empty except for namespace",
-        ));
+        errors.push(metadata_not_empty(&review, "must be empty except for namespace"));
     }
     if let Some(resource) = &review.spec.resource
         && resource.attributes.namespace != namespace
     {
         errors.push(FieldError::invalid(
-            "spec.resourceAttributes.namespace",
+            spec().child("resourceAttributes").child("namespace"),
             BadValue::Str(resource.attributes.namespace.clone()),
             "must match metadata.namespace",
         ));
     }
     if let Some(non_resource) = &review.spec.non_resource {
         errors.push(FieldError::invalid(
-            "spec.nonResourceAttributes",
+            spec().child("nonResourceAttributes"),
             BadValue::GoSyntax(go_non_resource(non_resource)),
             "disallowed on this kind of request",
         ));
@@ -100,14 +93,23 @@ pub fn self_subject_access_review(
     review.metadata.namespace.clear();
     let mut errors = review.spec.validate(false);
     if !review.metadata.is_empty() {
-        errors.push(FieldError::invalid(
-            "metadata",
-            BadValue::GoSyntax(review.metadata.go_syntax()),
-            "must be empty",
-        ));
+        errors.push(metadata_not_empty(&review, "must be empty"));
     }
     invalid(errors)?;
     Ok(review.answer(kind, json!({ "creationTimestamp": null }), requester, authorizer, false))
+}
+
+/// Reviews are created to be answered: their metadata must stay (almost) empty.
+fn metadata_not_empty(review: &Review, detail: &str) -> FieldError {
+    FieldError::invalid(
+        Path::new("metadata"),
+        BadValue::GoSyntax(review.metadata.go_syntax()),
+        detail,
+    )
+}
+
+fn spec() -> Path {
+    Path::new("spec")
 }
 
 /// The review handlers name the kind from a field that decoding leaves empty, so the message
@@ -297,12 +299,12 @@ impl Spec {
         let mut errors = Vec::new();
         match (&self.resource, &self.non_resource) {
             (Some(_), Some(non_resource)) => errors.push(FieldError::invalid(
-                "spec.nonResourceAttributes",
+                spec().child("nonResourceAttributes"),
                 BadValue::GoSyntax(go_non_resource(non_resource)),
                 "cannot be specified in combination with resourceAttributes",
             )),
             (None, None) => errors.push(FieldError::invalid(
-                "spec.resourceAttributes",
+                spec().child("resourceAttributes"),
                 BadValue::Null,
                 "exactly one of nonResourceAttributes or resourceAttributes must be specified",
             )),
@@ -310,26 +312,27 @@ impl Spec {
         }
         if with_subject && self.user.is_empty() && self.groups.is_empty() {
             errors.push(FieldError::invalid(
-                "spec.user",
+                spec().child("user"),
                 BadValue::Str(self.user.clone()),
                 "at least one of user or group must be specified",
             ));
         }
         if let Some(resource) = &self.resource {
+            let attributes = spec().child("resourceAttributes");
             let selectors = [
-                ("spec.resourceAttributes.fieldSelector", &resource.field_selector),
-                ("spec.resourceAttributes.labelSelector", &resource.label_selector),
+                (attributes.child("fieldSelector"), &resource.field_selector),
+                (attributes.child("labelSelector"), &resource.label_selector),
             ];
             for (path, selector) in selectors {
                 let Some(selector) = selector else { continue };
                 match (selector.raw.is_empty(), selector.requirements.is_empty()) {
                     (false, false) => errors.push(FieldError::invalid(
-                        &format!("{path}.rawSelector"),
+                        path.child("rawSelector"),
                         BadValue::Str(selector.raw.clone()),
                         "may not specified at the same time as requirements",
                     )),
                     (true, true) => errors.push(FieldError::required(
-                        &format!("{path}.requirements"),
+                        path.child("requirements"),
                         format!(
                             "when {path} is specified, requirements or rawSelector is required"
                         ),

@@ -10,7 +10,7 @@ pub use access::{local_subject_access_review, self_subject_access_review, subjec
 pub use identity::{self_subject_review, token_review};
 pub use rules::self_subject_rules_review;
 
-use crate::field::InvalidRequest;
+use crate::invalid::InvalidRequest;
 use crate::status::StatusError;
 
 /// Why a review request was refused; [`Self::status`] is the answer to send.

@@ -1,6 +1,7 @@
 //! SelfSubjectRulesReview (`authorization.k8s.io/v1`): everything the requester may do in a
 //! namespace, as `kubectl auth can-i --list` shows it.
 
+use certgate_api::field::aggregate_texts;
 use certgate_rbac::{RbacAuthorizer, UserInfo};
 use serde_json::{Map, Value, json};
 
@@ -64,7 +65,8 @@ pub fn self_subject_rules_review(
     status.insert("resourceRules".into(), resource_rules.into());
     status.insert("nonResourceRules".into(), non_resource_rules.into());
     status.insert("incomplete".into(), false.into());
-    if let Some(error) = aggregate(&found.errors) {
+    // `utilerrors.NewAggregate(errors).Error()`: one message as is, several as `[a, b]`.
+    if let Some(error) = aggregate_texts(found.errors.iter().cloned()) {
         status.insert("evaluationError".into(), error.into());
     }
     // kube-apiserver answers with a new object: the spec is not echoed.
@@ -75,20 +77,4 @@ pub fn self_subject_rules_review(
         "spec": {},
         "status": Value::Object(status),
     }))
-}
-
-/// `utilerrors.NewAggregate(...).Error()`: one message as is, several as `[a, b]` without
-/// repeats.
-fn aggregate(errors: &[String]) -> Option<String> {
-    let mut unique: Vec<&str> = Vec::new();
-    for error in errors {
-        if !unique.contains(&error.as_str()) {
-            unique.push(error);
-        }
-    }
-    match unique.as_slice() {
-        [] => None,
-        [only] => Some((*only).to_owned()),
-        several => Some(format!("[{}]", several.join(", "))),
-    }
 }

@@ -1,11 +1,12 @@
 //! `clientConfig` validation (upstream's `ValidateWebhookURL` and `ValidateWebhookService`),
 //! with the part of Go's `url.Parse` those checks depend on.
 
+use certgate_api::field::{BadValue, FieldError, Path};
+use certgate_gofmt::quote;
 use k8s_openapi::api::admissionregistration::v1::{ServiceReference, WebhookClientConfig};
 
-use super::field::{FieldError, invalid, invalid_rendered, required};
+use super::field::string;
 use super::names::{dns1123_subdomain, port_number};
-use certgate_gofmt::quote;
 
 const FORM: &str = "; desired format: https://host[/path]";
 
@@ -95,92 +96,93 @@ fn check_port(host: &str) -> Result<(), String> {
 }
 
 /// `ValidateWebhookURL` with `forceHttps`.
-fn validate_url(path: &str, url: &str) -> Vec<FieldError> {
+fn validate_url(path: Path, url: &str) -> Vec<FieldError> {
     let parsed = match parse_go_url(url) {
         Ok(parsed) => parsed,
         Err(error) => {
-            return vec![required(path, &format!("url must be a valid URL: {error}{FORM}"))];
+            return vec![FieldError::required(
+                path,
+                format!("url must be a valid URL: {error}{FORM}"),
+            )];
         }
     };
+    let invalid =
+        |value: &str, detail: &str| FieldError::invalid(path.clone(), string(value), detail);
     let mut errors = Vec::new();
     if parsed.scheme != "https" {
         errors.push(invalid(
-            path,
             &parsed.scheme,
             &format!("'https' is the only allowed URL scheme{FORM}"),
         ));
     }
     if parsed.host.is_empty() {
-        errors.push(invalid(path, &parsed.host, &format!("host must be provided{FORM}")));
+        errors.push(invalid(&parsed.host, &format!("host must be provided{FORM}")));
     }
     if let Some(user) = &parsed.user {
-        errors.push(invalid(path, user, "user information is not permitted in the URL"));
+        errors.push(invalid(user, "user information is not permitted in the URL"));
     }
     if !parsed.fragment.is_empty() {
-        errors.push(invalid(path, &parsed.fragment, "fragments are not permitted in the URL"));
+        errors.push(invalid(&parsed.fragment, "fragments are not permitted in the URL"));
     }
     if !parsed.raw_query.is_empty() {
-        errors.push(invalid(
-            path,
-            &parsed.raw_query,
-            "query parameters are not permitted in the URL",
-        ));
+        errors.push(invalid(&parsed.raw_query, "query parameters are not permitted in the URL"));
     }
     errors
 }
 
 /// `ValidateWebhookService`.
-fn validate_service(path: &str, service: &ServiceReference) -> Vec<FieldError> {
+fn validate_service(path: &Path, service: &ServiceReference) -> Vec<FieldError> {
     let mut errors = Vec::new();
     if service.name.is_empty() {
-        errors.push(required(&format!("{path}.name"), "service name is required"));
+        errors.push(FieldError::required(path.child("name"), "service name is required"));
     }
     if service.namespace.is_empty() {
-        errors.push(required(&format!("{path}.namespace"), "service namespace is required"));
+        errors.push(FieldError::required(path.child("namespace"), "service namespace is required"));
     }
     // Unset is the v1 default, 443.
     let port = service.port.unwrap_or(443);
     let problems = port_number(port);
     if !problems.is_empty() {
-        errors.push(invalid_rendered(
-            &format!("{path}.port"),
-            &port.to_string(),
-            &format!("port is not valid: {}", problems.join(", ")),
+        errors.push(FieldError::invalid(
+            path.child("port"),
+            BadValue::Int(port.into()),
+            format!("port is not valid: {}", problems.join(", ")),
         ));
     }
     let Some(url_path) = service.path.as_deref() else { return errors };
-    let field = format!("{path}.path");
+    let field = path.child("path");
+    let invalid = |detail: &str| FieldError::invalid(field.clone(), string(url_path), detail);
     if url_path == "/" || url_path.is_empty() {
         return errors;
     }
     if url_path == "//" {
-        errors.push(invalid(&field, url_path, "segment[0] may not be empty"));
+        errors.push(invalid("segment[0] may not be empty"));
         return errors;
     }
     if !url_path.starts_with('/') {
-        errors.push(invalid(&field, url_path, "must start with a '/'"));
+        errors.push(invalid("must start with a '/'"));
     }
     // Upstream drops the first character whether or not it was a '/'.
     let mut to_check = url_path.get(1..).unwrap_or_default();
     to_check = to_check.strip_suffix('/').unwrap_or(to_check);
     for (i, step) in to_check.split('/').enumerate() {
         if step.is_empty() {
-            errors.push(invalid(&field, url_path, &format!("segment[{i}] may not be empty")));
+            errors.push(invalid(&format!("segment[{i}] may not be empty")));
             continue;
         }
         for failure in dns1123_subdomain(step) {
-            errors.push(invalid(&field, url_path, &format!("segment[{i}]: {failure}")));
+            errors.push(invalid(&format!("segment[{i}]: {failure}")));
         }
     }
     errors
 }
 
 /// Exactly one of `url` and `service`, each valid.
-pub(crate) fn validate(path: &str, config: &WebhookClientConfig) -> Vec<FieldError> {
+pub(crate) fn validate(path: &Path, config: &WebhookClientConfig) -> Vec<FieldError> {
     match (&config.url, &config.service) {
-        (Some(url), None) => validate_url(&format!("{path}.url"), url),
-        (None, Some(service)) => validate_service(&format!("{path}.service"), service),
-        _ => vec![required(path, "exactly one of url or service is required")],
+        (Some(url), None) => validate_url(path.child("url"), url),
+        (None, Some(service)) => validate_service(&path.child("service"), service),
+        _ => vec![FieldError::required(path.clone(), "exactly one of url or service is required")],
     }
 }
 

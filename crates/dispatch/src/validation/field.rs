@@ -1,13 +1,21 @@
-//! Field errors as apimachinery's `field.Error` renders them (`ErrorBody`).
+//! The public, rendered form of a validation error. Validation itself builds
+//! `certgate_api::field` errors, which render as apimachinery's `field.Error` does.
 
-use certgate_gofmt::quote;
+use certgate_api::field::{self as kube, BadValue};
+use certgate_gofmt::go_string_slice;
 
 /// One validation problem: `field` is the path (`webhooks[0].name`), `detail` the body
-/// upstream prints after it (`Required value`, `Invalid value: "x": ...`).
+/// upstream prints after it (`Required value`, `Invalid value: "x": ...`), i.e. `ErrorBody()`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldError {
     pub field: String,
     pub detail: String,
+}
+
+impl From<kube::FieldError> for FieldError {
+    fn from(error: kube::FieldError) -> Self {
+        FieldError { field: error.path.as_str().to_owned(), detail: error.body() }
+    }
 }
 
 impl std::fmt::Display for FieldError {
@@ -16,50 +24,12 @@ impl std::fmt::Display for FieldError {
     }
 }
 
-fn with_detail(body: String, detail: &str) -> String {
-    if detail.is_empty() { body } else { format!("{body}: {detail}") }
+/// A Go `string` value (`%q`).
+pub(super) fn string(value: &str) -> BadValue {
+    BadValue::Str(value.to_owned())
 }
 
-pub(crate) fn required(field: &str, detail: &str) -> FieldError {
-    FieldError { field: field.to_owned(), detail: with_detail("Required value".to_owned(), detail) }
-}
-
-pub(crate) fn forbidden(field: &str, detail: &str) -> FieldError {
-    FieldError { field: field.to_owned(), detail: with_detail("Forbidden".to_owned(), detail) }
-}
-
-/// `field.Invalid` with a string value (printed with `%q`).
-pub(crate) fn invalid(field: &str, value: &str, detail: &str) -> FieldError {
-    invalid_rendered(field, &quote(value), detail)
-}
-
-/// `field.Invalid` with a value already rendered as Go prints it (numbers, `%#v` slices).
-pub(crate) fn invalid_rendered(field: &str, value: &str, detail: &str) -> FieldError {
-    FieldError {
-        field: field.to_owned(),
-        detail: with_detail(format!("Invalid value: {value}"), detail),
-    }
-}
-
-/// `field.NotSupported`: the value and the quoted list of supported values.
-pub(crate) fn not_supported(field: &str, value: &str, supported: &[&str]) -> FieldError {
-    let list: Vec<String> = supported.iter().map(|s| quote(s)).collect();
-    FieldError {
-        field: field.to_owned(),
-        detail: with_detail(
-            format!("Unsupported value: {}", quote(value)),
-            &format!("supported values: {}", list.join(", ")),
-        ),
-    }
-}
-
-pub(crate) fn duplicate(field: &str, value: &str) -> FieldError {
-    FieldError { field: field.to_owned(), detail: format!("Duplicate value: {}", quote(value)) }
-}
-
-pub(crate) fn too_many(field: &str, actual: usize, max: usize) -> FieldError {
-    FieldError {
-        field: field.to_owned(),
-        detail: format!("Too many: {actual}: must have at most {max} items"),
-    }
+/// A list of strings as kube-apiserver 1.33 prints it (`%#v`): `[]<element type>{"a", "b"}`.
+pub(super) fn go_slice(element_type: &str, items: &[String]) -> BadValue {
+    BadValue::GoSyntax(go_string_slice(element_type, items))
 }

@@ -7,6 +7,7 @@ mod names;
 pub(crate) mod selector;
 mod webhook;
 
+use certgate_api::field::{self as kube, BadValue, Path};
 use k8s_openapi::api::admissionregistration::v1::{
     MatchCondition, MutatingWebhookConfiguration, RuleWithOperations,
     ValidatingWebhookConfiguration, WebhookClientConfig,
@@ -54,11 +55,14 @@ pub fn validate_configuration(
     };
     let mut errors = Vec::new();
     let mut names = std::collections::HashSet::new();
-    let mut check = |i: usize, view: WebhookView<'_>, errors: &mut Vec<FieldError>| {
-        let path = format!("webhooks[{i}]");
+    let mut check = |i: usize, view: WebhookView<'_>, errors: &mut Vec<kube::FieldError>| {
+        let path = Path::new("webhooks").index(i);
         errors.extend(webhook::validate(&path, &view));
         if !view.name.is_empty() && !names.insert(view.name.to_owned()) {
-            errors.push(field::duplicate(&format!("{path}.name"), view.name));
+            errors.push(kube::FieldError::duplicate(
+                path.child("name"),
+                BadValue::Str(view.name.to_owned()),
+            ));
         }
     };
     match kind {
@@ -111,7 +115,7 @@ pub fn validate_configuration(
             }
         }
     }
-    errors
+    errors.into_iter().map(FieldError::from).collect()
 }
 
 #[cfg(test)]
