@@ -39,6 +39,15 @@ or standard output), so the real kubectl and kube-rs clients can talk to it:
   certgate dev --kubeconfig-out /tmp/sandbox.kubeconfig &
   kubectl --kubeconfig /tmp/sandbox.kubeconfig api-resources
 
+Requests are authenticated (the kubeconfig's admin token, --users tokens, service-account tokens
+from `kubectl create token`, or anonymous), may impersonate (`kubectl --as`), and are authorized
+by RBAC. certgate's admission webhook runs in the same process and is registered as cert-manager
+and approver-policy register theirs, so CertificateRequests get their requester's identity and
+Approved/Denied conditions need `approve` on the signer, as in a cluster.
+
+  certgate dev --demo      apply the examples, print admission and policy decisions, exit
+                           (with --kubeconfig-out: then keep serving, to look around)
+
 Stops on SIGINT or SIGTERM.";
 
 const CHECK_LONG_ABOUT: &str = "\

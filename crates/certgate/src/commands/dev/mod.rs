@@ -46,9 +46,10 @@ pub struct DevArgs {
     #[arg(long, conflicts_with = "demo")]
     pub no_webhook: bool,
 
-    /// Demonstrate and exit: apply the examples (embedded in certgate) through the API —
-    /// policies and RBAC as the admin, each CertificateRequest as the identity it names —
-    /// and print what admission said and the decisions on the requests as stored
+    /// Demonstrate: apply the examples (embedded in certgate) through the API — policies and
+    /// RBAC as the admin, each CertificateRequest as the identity it names — and print what
+    /// admission said and the decisions on the requests as stored. Then exit, or, with
+    /// --kubeconfig-out, keep serving so the result can be explored with kubectl
     #[arg(long)]
     pub demo: bool,
 }
@@ -118,12 +119,16 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
                 "certgate sandbox API server (development only) at https://{}\n",
                 sandbox.address
             );
-            let result = demo::run(&kubeconfig, out).await;
-            if let Some(webhook) = webhook {
-                let _ = webhook.shutdown(std::time::Duration::from_secs(1)).await;
+            let demonstrated = demo::run(&kubeconfig, out).await;
+            // Without a kubeconfig to explore the result with, the demonstration is all.
+            if demonstrated.is_err() || args.kubeconfig_out.is_none() {
+                if let Some(webhook) = webhook {
+                    let _ = webhook.shutdown(std::time::Duration::from_secs(1)).await;
+                }
+                sandbox.shutdown();
+                return demonstrated;
             }
-            sandbox.shutdown();
-            return result;
+            let _ = writeln!(out);
         }
         match &args.kubeconfig_out {
             Some(path) => {
