@@ -102,6 +102,8 @@ pub enum StartError {
     Storage(#[from] certgate_store::StoreError),
     #[error("cannot install the built-in objects: {0}")]
     Bootstrap(String),
+    #[error("the operating system's random number generator failed; cannot make an admin token")]
+    Random,
     #[error("cannot use the static users: {0}")]
     Users(String),
     #[error("cannot load or create the service-account signing key {path}: {message}")]
@@ -147,7 +149,7 @@ pub async fn start(options: SandboxOptions) -> Result<RunningSandbox, StartError
     let address = listener
         .local_addr()
         .map_err(|source| StartError::Listen { addr: options.listen, source })?;
-    let token = new_token();
+    let token = new_token()?;
     let signer = signing_key(options.data_dir.as_deref())?;
     let authenticator = Authenticator::new(&token, options.users.clone(), signer)
         .map_err(|err| StartError::Users(err.to_string()))?;
@@ -215,11 +217,13 @@ fn write_private(path: &std::path::Path, contents: &[u8]) -> std::io::Result<()>
     file.sync_all()
 }
 
-fn new_token() -> String {
-    use std::collections::hash_map::RandomState;
-    use std::hash::BuildHasher;
-    let part = || format!("{:016x}", RandomState::new().hash_one(()));
-    format!("sandbox-{}{}", part(), part())
+/// The admin token: 256 bits from the operating system's CSPRNG (it grants
+/// `system:masters`).
+fn new_token() -> Result<String, StartError> {
+    use ring::rand::SecureRandom as _;
+    let mut bytes = [0u8; 32];
+    ring::rand::SystemRandom::new().fill(&mut bytes).map_err(|_| StartError::Random)?;
+    Ok(format!("sandbox-{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()))
 }
 
 fn router(sandbox: Arc<Sandbox>) -> Router {
