@@ -37,7 +37,7 @@ const REQUESTERS_BINDING: &str = r#"{"apiVersion": "rbac.authorization.k8s.io/v1
   "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "certgate-demo-requester"},
   "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "Group", "name": "system:authenticated"}]}"#;
 
-/// What the demo stores and then reads back to decide, by (group, version, plural).
+/// What the demo stores and then reads back to decide: (group, version, kind, plural).
 const READ_BACK: [(&str, &str, &str, &str); 7] = [
     ("", "v1", "Namespace", "namespaces"),
     ("rbac.authorization.k8s.io", "v1", "ClusterRole", "clusterroles"),
@@ -111,7 +111,7 @@ async fn create_as_requester(kubeconfig: &str, object: &Value) -> Result<String,
     let client = client(kubeconfig, Some((username, groups))).await?;
     let namespace =
         object.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("default");
-    let api: Api<DynamicObject> = Api::namespaced_with(client, namespace, &resource(object));
+    let api: Api<DynamicObject> = Api::namespaced_with(client, namespace, &resource(object)?);
     let request: DynamicObject =
         serde_json::from_value(object.clone()).map_err(|e| DevError::Demo(e.to_string()))?;
     let what = format!("CertificateRequest {namespace}/{}", name_of(object));
@@ -129,7 +129,7 @@ async fn create_as_requester(kubeconfig: &str, object: &Value) -> Result<String,
 }
 
 async fn apply(client: &kube::Client, object: &Value) -> Result<(), DevError> {
-    let resource = resource(object);
+    let resource = resource(object)?;
     let api: Api<DynamicObject> =
         match object.pointer("/metadata/namespace").and_then(Value::as_str) {
             Some(namespace) => Api::namespaced_with(client.clone(), namespace, &resource),
@@ -169,15 +169,19 @@ async fn read_back(client: &kube::Client) -> Result<String, DevError> {
     Ok(documents)
 }
 
-fn resource(object: &Value) -> ApiResource {
-    let api_version = object["apiVersion"].as_str().unwrap_or_default();
-    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+/// The API resource of one of the examples' objects, from [`READ_BACK`] (every kind the
+/// examples hold is there).
+fn resource(object: &Value) -> Result<ApiResource, DevError> {
     let kind = kind_of(object);
-    let plural = match kind {
-        "CertificateRequestPolicy" => "certificaterequestpolicies".to_owned(),
-        other => format!("{}s", other.to_ascii_lowercase()),
-    };
-    ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), &plural)
+    READ_BACK
+        .iter()
+        .find(|(_, _, known, _)| *known == kind)
+        .map(|(group, version, kind, plural)| {
+            ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), plural)
+        })
+        .ok_or_else(|| {
+            DevError::Demo(format!("the examples hold a {kind:?}, which the demo does not apply"))
+        })
 }
 
 fn kind_of(object: &Value) -> &str {
