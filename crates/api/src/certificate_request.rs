@@ -193,6 +193,8 @@ pub struct CertificateRequestCondition {
 /// Base64 for `format: byte` fields, as Kubernetes encodes `[]byte`: standard alphabet,
 /// padded on output. Input may omit the padding, and line breaks are skipped as Go's
 /// decoder skips them, so PEM-style wrapped base64 from hand-written manifests parses.
+pub mod manual;
+
 mod base64_bytes {
     use base64::Engine as _;
     use base64::alphabet::STANDARD;

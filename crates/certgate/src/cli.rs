@@ -26,7 +26,41 @@ pub enum Command {
     /// Run a local sandbox Kubernetes API server, for development and end-to-end tests only.
     #[command(long_about = DEV_LONG_ABOUT)]
     Dev(crate::commands::dev::DevArgs),
+    /// Approve a CertificateRequest by hand (as `cmctl approve`).
+    #[command(long_about = APPROVE_LONG_ABOUT)]
+    Approve(crate::commands::decide::DecideArgs),
+    /// Deny a CertificateRequest by hand (as `cmctl deny`).
+    #[command(long_about = DENY_LONG_ABOUT)]
+    Deny(crate::commands::decide::DecideArgs),
 }
+
+const APPROVE_LONG_ABOUT: &str = "\
+Approve a CertificateRequest by hand, as `cmctl approve` does: same flags, defaults, checks,
+messages and output, so scripts written for cmctl work unchanged.
+
+Sets the Approved condition (reason KubectlCertManager unless --reason) with a full update of
+the status subresource, as you: the cluster's webhook then checks that you may `approve` on
+`signers` for the request's issuer. A request that is already Approved or Denied is refused.
+
+  certgate approve my-request -n team-a
+  certgate approve my-request -n team-a --reason ManualReview --message 'checked by security'
+
+Prints `Approved CertificateRequest '<namespace>/<name>'`; errors are printed as kubectl prints
+them and exit with status 1.";
+
+const DENY_LONG_ABOUT: &str = "\
+Deny a CertificateRequest by hand, as `cmctl deny` does: same flags, defaults, checks, messages
+and output, so scripts written for cmctl work unchanged.
+
+Sets the Denied condition (reason KubectlCertManager unless --reason) with a full update of the
+status subresource, as you: the cluster's webhook then checks that you may `approve` on `signers`
+for the request's issuer (one verb covers both). A request that is already Approved or Denied is
+refused.
+
+  certgate deny my-request -n team-a --message 'not for production names'
+
+Prints `Denied CertificateRequest '<namespace>/<name>'`; errors are printed as kubectl prints
+them and exit with status 1.";
 
 const DEV_LONG_ABOUT: &str = "\
 Run a local sandbox Kubernetes API server, for development and end-to-end tests only.

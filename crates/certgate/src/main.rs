@@ -5,7 +5,8 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use certgate::cli::{Cli, Command};
-use certgate::commands::{check, crds, dev, webhook};
+use certgate::commands::{check, crds, decide, dev, webhook};
+use certgate_api::certificate_request::manual::ManualDecision;
 use clap::Parser;
 
 fn main() -> ExitCode {
@@ -47,7 +48,25 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             dev::run(&args, &mut stdout)?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Approve(args) => Ok(decide_command(&args, ManualDecision::Approve, &mut stdout)),
+        Command::Deny(args) => Ok(decide_command(&args, ManualDecision::Deny, &mut stdout)),
     }
+}
+
+/// `approve` / `deny`: like cmctl, the outcome and any error go to standard output, and an
+/// error exits with status 1.
+fn decide_command(
+    args: &decide::DecideArgs,
+    decision: ManualDecision,
+    stdout: &mut impl Write,
+) -> ExitCode {
+    let program = decide::program_name(&std::env::args().next().unwrap_or_default());
+    let (line, code) = match decide::run(args, decision, &program) {
+        Ok(line) => (line, ExitCode::SUCCESS),
+        Err(err) => (err.to_string(), ExitCode::FAILURE),
+    };
+    let _ = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
+    code
 }
 
 /// `NO_COLOR` set to a non-empty value turns colour off (<https://no-color.org>).

@@ -81,6 +81,27 @@ impl Dev {
         String::from_utf8(output.stdout).unwrap()
     }
 
+    /// A kubeconfig like the admin's, authenticating with `token` instead.
+    fn kubeconfig_for(&self, token: &str) -> PathBuf {
+        let admin = std::fs::read_to_string(&self.kubeconfig).unwrap();
+        let start = admin.find("token: ").unwrap() + "token: ".len();
+        let end = start + admin[start..].find('\n').unwrap();
+        let path = self.kubeconfig.with_file_name(format!("kubeconfig-{token}"));
+        std::fs::write(&path, format!("{}{token}{}", &admin[..start], &admin[end..])).unwrap();
+        path
+    }
+
+    /// Runs `certgate <args>`; returns (exit code, standard output).
+    fn certgate(&self, kubeconfig: &Path, args: &[&str]) -> (i32, String) {
+        let output = Command::new(env!("CARGO_BIN_EXE_certgate"))
+            .args(args)
+            .arg("--kubeconfig")
+            .arg(kubeconfig)
+            .output()
+            .unwrap();
+        (output.status.code().unwrap(), String::from_utf8(output.stdout).unwrap())
+    }
+
     /// kubectl's standard error; panics when it succeeded.
     fn fails(&self, args: &[&str], input: Option<&str>) -> String {
         let output = self.kubectl(args, input);
@@ -304,5 +325,96 @@ fn the_demo_decides_the_examples_in_the_sandbox_as_check_does_offline() {
     assert!(
         printed.contains("7 CertificateRequests: 2 Approved, 3 Denied, 2 Unprocessed"),
         "{printed}"
+    );
+}
+
+#[test]
+fn certgate_approve_and_deny_work_like_cmctl_and_respect_signer_rbac() {
+    let dev = Dev::start();
+    dev.ok(&["apply", "-f", examples().join("namespaces.yaml").to_str().unwrap()]);
+    dev.ok(&["apply", "-f", cluster_issuer_crd().to_str().unwrap()]);
+    dev.ok_with(&["apply", "-f", "-"], Some(REQUESTERS));
+    for name in ["first-tls", "second-tls"] {
+        dev.ok_with(
+            &["create", "--as", "alice", "--as-group", "team-a", "-f", "-"],
+            Some(&request(name)),
+        );
+    }
+    let bob = dev.kubeconfig_for("bob-token");
+    assert_eq!(
+        dev.certgate(&bob, &["approve", "first-tls", "-n", "payments"]),
+        (1, "Error from server (Forbidden): admission webhook \"webhook.cert-manager.io\" denied the request: status.conditions: Forbidden: user \"bob\" does not have permissions to set approved/denied conditions for issuer {internal-ca ClusterIssuer cert-manager.io}\n".to_owned())
+    );
+    dev.ok_with(
+        &["apply", "-f", "-"],
+        Some(
+            "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: signer-approver\n\
+             rules:\n- apiGroups: [cert-manager.io]\n  resources: [signers]\n  verbs: [approve]\n\
+             \x20 resourceNames: [\"clusterissuers.cert-manager.io/*\"]\n",
+        ),
+    );
+    dev.ok(&[
+        "create",
+        "clusterrolebinding",
+        "bob-approves",
+        "--clusterrole=signer-approver",
+        "--user=bob",
+    ]);
+
+    assert_eq!(
+        dev.certgate(&bob, &["approve", "first-tls", "-n", "payments"]),
+        (0, "Approved CertificateRequest 'payments/first-tls'\n".to_owned())
+    );
+    assert_eq!(
+        dev.ok(&[
+            "get",
+            "certificaterequest",
+            "first-tls",
+            "-n",
+            "payments",
+            "-o",
+            "jsonpath={.status.conditions[0].reason}/{.status.conditions[0].message}"
+        ]),
+        r#"KubectlCertManager/manually approved by "certgate""#
+    );
+    // Decided requests are refused by both commands.
+    for command in ["approve", "deny"] {
+        assert_eq!(
+            dev.certgate(&bob, &[command, "first-tls", "-n", "payments"]),
+            (1, "error: CertificateRequest is already approved\n".to_owned())
+        );
+    }
+    assert_eq!(
+        dev.certgate(
+            &bob,
+            &[
+                "deny",
+                "second-tls",
+                "-n",
+                "payments",
+                "--reason",
+                "SecurityReview",
+                "--message",
+                "not this one"
+            ]
+        ),
+        (0, "Denied CertificateRequest 'payments/second-tls'\n".to_owned())
+    );
+    assert_eq!(
+        dev.certgate(&bob, &["approve", "second-tls", "-n", "payments"]),
+        (1, "error: CertificateRequest is already denied\n".to_owned())
+    );
+    assert_eq!(
+        dev.certgate(&bob, &["approve", "missing", "-n", "payments"]),
+        (1, "Error from server (NotFound): certificaterequests.cert-manager.io \"missing\" not found\n".to_owned())
+    );
+    // Checked before any API call.
+    assert_eq!(
+        dev.certgate(&bob, &["deny", "-n", "payments"]),
+        (
+            1,
+            "error: the name of the CertificateRequest to deny has to be provided as an argument\n"
+                .to_owned()
+        )
     );
 }

@@ -2,5 +2,6 @@
 
 pub mod check;
 pub mod crds;
+pub mod decide;
 pub mod dev;
 pub mod webhook;
