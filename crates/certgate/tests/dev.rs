@@ -81,6 +81,35 @@ impl Dev {
         String::from_utf8(output.stdout).unwrap()
     }
 
+    /// The examples' namespaces, cert-manager's ClusterIssuer kind (approvals are checked
+    /// against the signer's resource, which must exist), and RBAC for team-a and the
+    /// approvers group to create and update CertificateRequests.
+    fn prepare_requests(&self) {
+        self.ok(&["apply", "-f", examples().join("namespaces.yaml").to_str().unwrap()]);
+        self.ok(&["apply", "-f", cluster_issuer_crd().to_str().unwrap()]);
+        self.ok_with(&["apply", "-f", "-"], Some(REQUESTERS));
+    }
+
+    /// `approve` on the signers of every ClusterIssuer for bob, as cert-manager's documentation
+    /// grants it (kubectl's generator only knows served resources, and signers are not one).
+    fn grant_bob_approve_on_cluster_issuers(&self) {
+        self.ok_with(
+            &["apply", "-f", "-"],
+            Some(
+                "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: signer-approver\n\
+                 rules:\n- apiGroups: [cert-manager.io]\n  resources: [signers]\n  verbs: [approve]\n\
+                 \x20 resourceNames: [\"clusterissuers.cert-manager.io/*\"]\n",
+            ),
+        );
+        self.ok(&[
+            "create",
+            "clusterrolebinding",
+            "bob-approves",
+            "--clusterrole=signer-approver",
+            "--user=bob",
+        ]);
+    }
+
     /// A kubeconfig like the admin's, authenticating with `token` instead.
     fn kubeconfig_for(&self, token: &str) -> PathBuf {
         let admin = std::fs::read_to_string(&self.kubeconfig).unwrap();
@@ -209,9 +238,7 @@ fn cluster_issuer_crd() -> PathBuf {
 #[test]
 fn approving_needs_approve_on_the_signer() {
     let dev = Dev::start();
-    dev.ok(&["apply", "-f", examples().join("namespaces.yaml").to_str().unwrap()]);
-    dev.ok(&["apply", "-f", cluster_issuer_crd().to_str().unwrap()]);
-    dev.ok_with(&["apply", "-f", "-"], Some(REQUESTERS));
+    dev.prepare_requests();
     dev.ok_with(
         &["create", "--as", "alice", "--as-group", "team-a", "-f", "-"],
         Some(&request("pending-tls")),
@@ -261,23 +288,7 @@ fn approving_needs_approve_on_the_signer() {
     );
     assert_eq!(String::from_utf8_lossy(&can_i.stdout).trim(), "no");
 
-    // As cert-manager's documentation grants it (kubectl's generator only knows served
-    // resources, and signers are not one).
-    dev.ok_with(
-        &["apply", "-f", "-"],
-        Some(
-            "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: signer-approver\n\
-             rules:\n- apiGroups: [cert-manager.io]\n  resources: [signers]\n  verbs: [approve]\n\
-             \x20 resourceNames: [\"clusterissuers.cert-manager.io/*\"]\n",
-        ),
-    );
-    dev.ok(&[
-        "create",
-        "clusterrolebinding",
-        "bob-approves",
-        "--clusterrole=signer-approver",
-        "--user=bob",
-    ]);
+    dev.grant_bob_approve_on_cluster_issuers();
     dev.ok(&approve);
     assert_eq!(
         dev.ok(&[
@@ -331,9 +342,7 @@ fn the_demo_decides_the_examples_in_the_sandbox_as_check_does_offline() {
 #[test]
 fn certgate_approve_and_deny_work_like_cmctl_and_respect_signer_rbac() {
     let dev = Dev::start();
-    dev.ok(&["apply", "-f", examples().join("namespaces.yaml").to_str().unwrap()]);
-    dev.ok(&["apply", "-f", cluster_issuer_crd().to_str().unwrap()]);
-    dev.ok_with(&["apply", "-f", "-"], Some(REQUESTERS));
+    dev.prepare_requests();
     for name in ["first-tls", "second-tls"] {
         dev.ok_with(
             &["create", "--as", "alice", "--as-group", "team-a", "-f", "-"],
@@ -345,21 +354,7 @@ fn certgate_approve_and_deny_work_like_cmctl_and_respect_signer_rbac() {
         dev.certgate(&bob, &["approve", "first-tls", "-n", "payments"]),
         (1, "Error from server (Forbidden): admission webhook \"webhook.cert-manager.io\" denied the request: status.conditions: Forbidden: user \"bob\" does not have permissions to set approved/denied conditions for issuer {internal-ca ClusterIssuer cert-manager.io}\n".to_owned())
     );
-    dev.ok_with(
-        &["apply", "-f", "-"],
-        Some(
-            "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: signer-approver\n\
-             rules:\n- apiGroups: [cert-manager.io]\n  resources: [signers]\n  verbs: [approve]\n\
-             \x20 resourceNames: [\"clusterissuers.cert-manager.io/*\"]\n",
-        ),
-    );
-    dev.ok(&[
-        "create",
-        "clusterrolebinding",
-        "bob-approves",
-        "--clusterrole=signer-approver",
-        "--user=bob",
-    ]);
+    dev.grant_bob_approve_on_cluster_issuers();
 
     assert_eq!(
         dev.certgate(&bob, &["approve", "first-tls", "-n", "payments"]),
