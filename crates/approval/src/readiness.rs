@@ -126,3 +126,131 @@ mod tests {
         );
     }
 }
+
+/// What the policy-readiness controller writes for a policy: its `Ready` condition and the
+/// event of the same text (Normal `Ready` or Warning `NotReady`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadyCondition {
+    pub ready: bool,
+    /// `Ready` or `NotReady`: the condition's and the event's reason.
+    pub reason: &'static str,
+    pub message: String,
+}
+
+impl ReadyCondition {
+    /// Readiness from the policy admission checks. Upstream's built-in evaluators always
+    /// report ready; certgate also runs the checks its policy webhook runs, so a policy that
+    /// reached the cluster without that webhook (or before it existed) is NotReady with the
+    /// webhook's reasons instead of silently approving or denying with a broken rule.
+    pub fn from_validation(validation: &crate::PolicyValidation) -> ReadyCondition {
+        match validation.message() {
+            None => ReadyCondition {
+                ready: true,
+                reason: REASON_READY,
+                message: MESSAGE_READY.to_owned(),
+            },
+            Some(aggregate) => ReadyCondition {
+                ready: false,
+                reason: REASON_NOT_READY,
+                message: not_ready_message(Some(&aggregate)),
+            },
+        }
+    }
+
+    /// The condition to store: `observedGeneration` the policy's generation, and the
+    /// transition time kept from `current` when the status does not change.
+    pub fn condition(
+        &self,
+        policy: &CertificateRequestPolicy,
+        now: k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    ) -> Condition {
+        let status = if self.ready { "True" } else { "False" };
+        let current = policy
+            .status
+            .as_ref()
+            .and_then(|s| s.conditions.as_deref())
+            .unwrap_or_default()
+            .iter()
+            .find(|c| c.type_ == CONDITION_READY);
+        let last_transition_time = match current {
+            Some(current) if current.status == status => current.last_transition_time.clone(),
+            _ => now,
+        };
+        Condition {
+            type_: CONDITION_READY.to_owned(),
+            status: status.to_owned(),
+            reason: self.reason.to_owned(),
+            message: self.message.clone(),
+            observed_generation: policy.metadata.generation,
+            last_transition_time,
+        }
+    }
+}
+
+#[cfg(test)]
+mod controller_tests {
+    use certgate_api::field::{FieldError, Path};
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+    use k8s_openapi::jiff::Timestamp;
+
+    use super::*;
+    use crate::PolicyValidation;
+
+    fn time(seconds: i64) -> Time {
+        Time(Timestamp::from_second(seconds).unwrap())
+    }
+
+    fn policy(generation: i64, conditions: Vec<Condition>) -> CertificateRequestPolicy {
+        let mut policy = CertificateRequestPolicy::new("p", Default::default());
+        policy.metadata.generation = Some(generation);
+        policy.status = Some(certgate_api::policy::CertificateRequestPolicyStatus {
+            conditions: Some(conditions),
+        });
+        policy
+    }
+
+    #[test]
+    fn valid_policies_are_ready_at_their_generation() {
+        let ready = ReadyCondition::from_validation(&PolicyValidation::default());
+        assert_eq!((ready.ready, ready.reason), (true, "Ready"));
+        let condition = ready.condition(&policy(3, vec![]), time(100));
+        assert_eq!(condition.status, "True");
+        assert_eq!(condition.message, MESSAGE_READY);
+        assert_eq!(condition.observed_generation, Some(3));
+        assert_eq!(condition.last_transition_time, time(100));
+        // Read back by a review, it counts as ready.
+        assert_eq!(Readiness::from_policy(&policy(3, vec![condition])), Readiness::Ready);
+    }
+
+    #[test]
+    fn invalid_policies_are_not_ready_with_the_webhooks_reasons() {
+        let validation = PolicyValidation {
+            errors: vec![FieldError::required(
+                Path::new("spec").child("selector"),
+                "one of issuerRef or namespace must be defined",
+            )],
+            warnings: Vec::new(),
+        };
+        let not_ready = ReadyCondition::from_validation(&validation);
+        assert_eq!((not_ready.ready, not_ready.reason), (false, "NotReady"));
+        assert_eq!(
+            not_ready.message,
+            "CertificateRequestPolicy is not ready for approval evaluation: spec.selector: Required value: one of issuerRef or namespace must be defined"
+        );
+        assert_eq!(not_ready.condition(&policy(1, vec![]), time(5)).status, "False");
+    }
+
+    #[test]
+    fn the_transition_time_changes_only_with_the_status() {
+        let ready = ReadyCondition::from_validation(&PolicyValidation::default());
+        let before = ready.condition(&policy(1, vec![]), time(100));
+        let kept = ready.condition(&policy(2, vec![before.clone()]), time(200));
+        assert_eq!((kept.last_transition_time, kept.observed_generation), (time(100), Some(2)));
+        let not_ready =
+            ReadyCondition { ready: false, reason: REASON_NOT_READY, message: "x".into() };
+        assert_eq!(
+            not_ready.condition(&policy(2, vec![before]), time(300)).last_transition_time,
+            time(300)
+        );
+    }
+}

@@ -17,6 +17,11 @@ const USERS: &str =
 
 impl Dev {
     fn start() -> Dev {
+        Dev::start_with(&[])
+    }
+
+    /// `certgate dev` with extra flags.
+    fn start_with(flags: &[&str]) -> Dev {
         let dir = tempfile::tempdir().unwrap();
         let kubeconfig = dir.path().join("kubeconfig");
         let users = dir.path().join("users.yaml");
@@ -26,6 +31,7 @@ impl Dev {
             .arg(&kubeconfig)
             .arg("--users")
             .arg(&users)
+            .args(flags)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -42,7 +48,10 @@ impl Dev {
                 break;
             }
         }
-        assert!(printed.contains("certgate webhook at https://127.0.0.1:"), "{printed}");
+        assert!(printed.contains("kubeconfig (admin, system:masters) written to"), "{printed}");
+        if !flags.contains(&"--no-webhook") {
+            assert!(printed.contains("certgate webhook at https://127.0.0.1:"), "{printed}");
+        }
         Dev { child, _dir: dir, kubeconfig }
     }
 
@@ -412,4 +421,67 @@ fn certgate_approve_and_deny_work_like_cmctl_and_respect_signer_rbac() {
                 .to_owned()
         )
     );
+}
+
+#[test]
+fn the_readiness_controller_marks_policies_ready_or_not_with_the_webhooks_reasons() {
+    // Without the webhook, an invalid policy reaches the store, as in a cluster where the
+    // webhook was missing; the controller then reports why it cannot be evaluated.
+    let dev = Dev::start_with(&["--no-webhook"]);
+    dev.ok(&["apply", "-f", examples().join("dns/policy.yaml").to_str().unwrap()]);
+    dev.ok_with(
+        &["apply", "-f", "-"],
+        Some(
+            "apiVersion: policy.cert-manager.io/v1alpha1\nkind: CertificateRequestPolicy\nmetadata:\n  name: no-selector\n\
+             spec:\n  allowed:\n    dnsNames:\n      values: [\"*\"]\n  selector: {}\n",
+        ),
+    );
+    let wait = |condition: &str, name: &str| {
+        dev.ok(&[
+            "wait",
+            &format!("--for=condition={condition}"),
+            &format!("certificaterequestpolicy/{name}"),
+            "--timeout=30s",
+        ])
+    };
+    wait("Ready", "namespace-local-dns");
+    wait("Ready=false", "no-selector");
+    assert_eq!(
+        dev.ok(&["get", "certificaterequestpolicy", "namespace-local-dns", "-o", "jsonpath={.status.conditions[0].reason} {.status.conditions[0].observedGeneration} {.metadata.generation}"]),
+        "Ready 1 1"
+    );
+    let message = dev.ok(&[
+        "get",
+        "certificaterequestpolicy",
+        "no-selector",
+        "-o",
+        "jsonpath={.status.conditions[0].reason}: {.status.conditions[0].message}",
+    ]);
+    assert!(
+        message.starts_with("NotReady: CertificateRequestPolicy is not ready for approval evaluation: spec.selector: Required value: one of issuerRef or namespace must be defined"),
+        "{message}"
+    );
+    // Fixing the policy makes it ready, at its new generation.
+    dev.ok(&[
+        "patch",
+        "certificaterequestpolicy",
+        "no-selector",
+        "--type=merge",
+        "-p",
+        r#"{"spec":{"selector":{"issuerRef":{}}}}"#,
+    ]);
+    wait("Ready", "no-selector");
+    assert_eq!(
+        dev.ok(&[
+            "get",
+            "certificaterequestpolicy",
+            "no-selector",
+            "-o",
+            "jsonpath={.status.conditions[0].observedGeneration}"
+        ]),
+        "2"
+    );
+    let reasons =
+        dev.ok(&["get", "events.events.k8s.io", "-A", "-o", "jsonpath={.items[*].reason}"]);
+    assert!(reasons.contains("NotReady") && reasons.contains("Ready"), "{reasons}");
 }

@@ -46,6 +46,12 @@ pub struct DevArgs {
     #[arg(long, conflicts_with = "demo")]
     pub no_webhook: bool,
 
+    /// certgate's controllers to run against the sandbox, comma-separated, as cert-manager's
+    /// --controllers: `*` the ones on by default, `name` adds one, `-name` removes one
+    /// (`-*` none). Available: policy-readiness (keeps policies' Ready condition current)
+    #[arg(long, value_delimiter = ',', default_value = "*", allow_hyphen_values = true)]
+    pub controllers: Vec<String>,
+
     /// Demonstrate: apply the examples (embedded in certgate) through the API — policies and
     /// RBAC as the admin, each CertificateRequest as the identity it names — and print what
     /// admission said and the decisions on the requests as stored. Then exit, or, with
@@ -77,6 +83,8 @@ pub enum DevError {
     WebhookNotLoopback(SocketAddr),
     #[error("cannot start certgate's webhook: {0}")]
     Webhook(String),
+    #[error("--controllers: {0}")]
+    Controllers(String),
     #[error("the demo failed: {0}")]
     Demo(String),
     #[error("cannot start the async runtime: {0}")]
@@ -92,6 +100,8 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
         Some(path) => read_users(path)?,
         None => StaticUsers::default(),
     };
+    let controllers =
+        crate::commands::controller::selected(&args.controllers).map_err(DevError::Controllers)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -113,6 +123,12 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
             )
         };
         let kubeconfig = sandbox.kubeconfig();
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let controllers_task = tokio::spawn(crate::commands::controller::run(
+            client(&kubeconfig, None).await?,
+            controllers.clone(),
+            until_stopped(stopped),
+        ));
         if args.demo {
             let _ = writeln!(
                 out,
@@ -122,6 +138,8 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
             let demonstrated = demo::run(&kubeconfig, out).await;
             // Without a kubeconfig to explore the result with, the demonstration is all.
             if demonstrated.is_err() || args.kubeconfig_out.is_none() {
+                let _ = stop.send(true);
+                let _ = controllers_task.await;
                 if let Some(webhook) = webhook {
                     let _ = webhook.shutdown(std::time::Duration::from_secs(1)).await;
                 }
@@ -137,7 +155,7 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
                 let _ = write!(
                     out,
                     "{}",
-                    usage(&sandbox, path, webhook.as_ref().map(|w| w.local_addr()))
+                    usage(&sandbox, path, webhook.as_ref().map(|w| w.local_addr()), &controllers)
                 );
             }
             None => {
@@ -146,6 +164,8 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
         }
         let _ = out.flush();
         wait_for_signal().await.map_err(DevError::Signal)?;
+        let _ = stop.send(true);
+        let _ = controllers_task.await;
         if let Some(webhook) = webhook {
             let _ = webhook.shutdown(std::time::Duration::from_secs(1)).await;
         }
@@ -181,16 +201,27 @@ async fn client(
 }
 
 /// What to tell the user once everything listens.
-fn usage(sandbox: &RunningSandbox, kubeconfig: &Path, webhook: Option<SocketAddr>) -> String {
+fn usage(
+    sandbox: &RunningSandbox,
+    kubeconfig: &Path,
+    webhook: Option<SocketAddr>,
+    controllers: &[&str],
+) -> String {
     let webhook = match webhook {
         Some(address) => format!(
             "certgate webhook at https://{address}, registered for CertificateRequests and CertificateRequestPolicies\n"
         ),
         None => "certgate webhook not running (--no-webhook)\n".to_owned(),
     };
+    let controllers = if controllers.is_empty() {
+        "no controllers running\n".to_owned()
+    } else {
+        format!("controllers running: {}\n", controllers.join(", "))
+    };
     format!(
         "certgate sandbox API server (development only) at https://{address}\n\
          {webhook}\
+         {controllers}\
          kubeconfig (admin, system:masters) written to {path}\n\
          \n\
          Try:\n  \
@@ -203,6 +234,18 @@ fn usage(sandbox: &RunningSandbox, kubeconfig: &Path, webhook: Option<SocketAddr
         address = sandbox.address,
         path = kubeconfig.display(),
     )
+}
+
+/// Completes once `true` is sent; cloneable, as each controller waits on it.
+fn until_stopped(
+    mut stopped: tokio::sync::watch::Receiver<bool>,
+) -> futures_util::future::Shared<futures_util::future::BoxFuture<'static, ()>> {
+    use futures_util::FutureExt as _;
+    async move {
+        let _ = stopped.wait_for(|stop| *stop).await;
+    }
+    .boxed()
+    .shared()
 }
 
 /// The kubeconfig holds the admin token: readable by its owner only.
