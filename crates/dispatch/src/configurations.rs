@@ -70,41 +70,32 @@ struct CommonFields {
     has_match_conditions: bool,
 }
 
-impl From<MutatingWebhook> for CommonFields {
-    fn from(w: MutatingWebhook) -> Self {
-        CommonFields {
-            name: w.name,
-            rules: w.rules,
-            failure_policy: w.failure_policy,
-            match_policy: w.match_policy,
-            namespace_selector: w.namespace_selector,
-            object_selector: w.object_selector,
-            side_effects: w.side_effects,
-            timeout_seconds: w.timeout_seconds,
-            admission_review_versions: w.admission_review_versions,
-            client_config: w.client_config,
-            has_match_conditions: w.match_conditions.is_some_and(|m| !m.is_empty()),
+/// MutatingWebhook and ValidatingWebhook are distinct k8s-openapi types with the same
+/// fields: one conversion, written once.
+macro_rules! common_fields_from {
+    ($webhook:ty) => {
+        impl From<$webhook> for CommonFields {
+            fn from(w: $webhook) -> Self {
+                CommonFields {
+                    name: w.name,
+                    rules: w.rules,
+                    failure_policy: w.failure_policy,
+                    match_policy: w.match_policy,
+                    namespace_selector: w.namespace_selector,
+                    object_selector: w.object_selector,
+                    side_effects: w.side_effects,
+                    timeout_seconds: w.timeout_seconds,
+                    admission_review_versions: w.admission_review_versions,
+                    client_config: w.client_config,
+                    has_match_conditions: w.match_conditions.is_some_and(|m| !m.is_empty()),
+                }
+            }
         }
-    }
+    };
 }
 
-impl From<ValidatingWebhook> for CommonFields {
-    fn from(w: ValidatingWebhook) -> Self {
-        CommonFields {
-            name: w.name,
-            rules: w.rules,
-            failure_policy: w.failure_policy,
-            match_policy: w.match_policy,
-            namespace_selector: w.namespace_selector,
-            object_selector: w.object_selector,
-            side_effects: w.side_effects,
-            timeout_seconds: w.timeout_seconds,
-            admission_review_versions: w.admission_review_versions,
-            client_config: w.client_config,
-            has_match_conditions: w.match_conditions.is_some_and(|m| !m.is_empty()),
-        }
-    }
-}
+common_fields_from!(MutatingWebhook);
+common_fields_from!(ValidatingWebhook);
 
 fn hook(
     id: HookId,

@@ -122,7 +122,8 @@ pub async fn handle(
         Ok((status, value)) => (status, axum::Json(value)).into_response(),
         Err(err) => err.into_response(),
     };
-    for warning in requester.warnings() {
+    // Merged from every webhook called, so capped again as the API server's recorder caps them.
+    for warning in certgate_dispatch::cap_warnings(requester.warnings()) {
         if let Ok(value) = HeaderValue::from_str(&warning_header(&warning)) {
             response.headers_mut().append(header::WARNING, value);
         }

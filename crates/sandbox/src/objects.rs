@@ -56,7 +56,8 @@ fn metadata_mut(object: &mut Value) -> Result<&mut Map<String, Value>, ApiError>
     metadata.as_object_mut().ok_or_else(|| ApiError::bad_request("metadata must be an object"))
 }
 
-fn text<'a>(object: &'a Value, pointer: &str) -> &'a str {
+/// The string at `pointer`, or `""`.
+pub(crate) fn text<'a>(object: &'a Value, pointer: &str) -> &'a str {
     object.pointer(pointer).and_then(Value::as_str).unwrap_or_default()
 }
 

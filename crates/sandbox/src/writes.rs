@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::admission::{self, Operation};
 use crate::api::{key, store_error};
 use crate::lifecycle;
-use crate::objects::{self, has_finalizers, is_deleting, mark_deleting};
+use crate::objects::{self, has_finalizers, is_deleting, mark_deleting, text};
 use crate::requester::Requester;
 use crate::server::Sandbox;
 use crate::status::ApiError;
@@ -305,10 +305,6 @@ fn kept_changing(target: &Target, name: &str) -> ApiError {
             target.resource.qualified_plural()
         ),
     )
-}
-
-fn text<'a>(object: &'a Value, pointer: &str) -> &'a str {
-    object.pointer(pointer).and_then(Value::as_str).unwrap_or_default()
 }
 
 fn without_revision(object: &Value) -> Value {

@@ -40,6 +40,27 @@ pub(crate) struct WebhookView<'a> {
     admission_review_versions: &'a [String],
 }
 
+/// The [`WebhookView`] of a MutatingWebhook or ValidatingWebhook (distinct k8s-openapi types
+/// with the same fields); only mutating webhooks have a reinvocation policy.
+macro_rules! webhook_view {
+    ($w:expr, $reinvocation_policy:expr) => {
+        WebhookView {
+            name: &$w.name,
+            rules: $w.rules.as_deref().unwrap_or_default(),
+            failure_policy: $w.failure_policy.as_deref(),
+            match_policy: $w.match_policy.as_deref(),
+            side_effects: &$w.side_effects,
+            timeout_seconds: $w.timeout_seconds,
+            namespace_selector: $w.namespace_selector.as_ref(),
+            object_selector: $w.object_selector.as_ref(),
+            reinvocation_policy: $reinvocation_policy,
+            client_config: &$w.client_config,
+            match_conditions: $w.match_conditions.as_deref().unwrap_or_default(),
+            admission_review_versions: &$w.admission_review_versions,
+        }
+    };
+}
+
 /// Validates a configuration object as kube-apiserver does when it is created (the create
 /// rules also apply to updates here; see docs/dispatch.md). `metadata` is not checked: the
 /// pipeline validates object metadata for every kind.
@@ -73,20 +94,7 @@ pub fn validate_configuration(
                 Err(error) => return undecodable(error),
             };
             for (i, w) in config.webhooks.iter().flatten().enumerate() {
-                let view = WebhookView {
-                    name: &w.name,
-                    rules: w.rules.as_deref().unwrap_or_default(),
-                    failure_policy: w.failure_policy.as_deref(),
-                    match_policy: w.match_policy.as_deref(),
-                    side_effects: &w.side_effects,
-                    timeout_seconds: w.timeout_seconds,
-                    namespace_selector: w.namespace_selector.as_ref(),
-                    object_selector: w.object_selector.as_ref(),
-                    reinvocation_policy: w.reinvocation_policy.as_deref(),
-                    client_config: &w.client_config,
-                    match_conditions: w.match_conditions.as_deref().unwrap_or_default(),
-                    admission_review_versions: &w.admission_review_versions,
-                };
+                let view = webhook_view!(w, w.reinvocation_policy.as_deref());
                 check(i, view, &mut errors);
             }
         }
@@ -97,20 +105,7 @@ pub fn validate_configuration(
                     Err(error) => return undecodable(error),
                 };
             for (i, w) in config.webhooks.iter().flatten().enumerate() {
-                let view = WebhookView {
-                    name: &w.name,
-                    rules: w.rules.as_deref().unwrap_or_default(),
-                    failure_policy: w.failure_policy.as_deref(),
-                    match_policy: w.match_policy.as_deref(),
-                    side_effects: &w.side_effects,
-                    timeout_seconds: w.timeout_seconds,
-                    namespace_selector: w.namespace_selector.as_ref(),
-                    object_selector: w.object_selector.as_ref(),
-                    reinvocation_policy: None,
-                    client_config: &w.client_config,
-                    match_conditions: w.match_conditions.as_deref().unwrap_or_default(),
-                    admission_review_versions: &w.admission_review_versions,
-                };
+                let view = webhook_view!(w, None);
                 check(i, view, &mut errors);
             }
         }
