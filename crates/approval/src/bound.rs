@@ -91,12 +91,21 @@ impl UseCheck {
             Some((namespace, name)) => format!("--serviceaccount={namespace}:{name}"),
             None => format!("--user={}", user.username),
         };
+        // `kubectl create clusterrole --verb=use` is refused for anything but
+        // podsecuritypolicies, so the ClusterRole is piped in as one line of JSON.
+        let cluster_role = serde_json::json!({
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "ClusterRole",
+            "metadata": {"name": role},
+            "rules": [{
+                "apiGroups": [POLICY_GROUP],
+                "resources": [POLICY_RESOURCE],
+                "verbs": [VERB_USE],
+                "resourceNames": [policy],
+            }],
+        });
         let commands = vec![
-            format!(
-                "kubectl create clusterrole {} --verb={VERB_USE} --resource={POLICY_RESOURCE}.{POLICY_GROUP} --resource-name={}",
-                shell_word(&role),
-                shell_word(policy)
-            ),
+            format!("echo {} | kubectl apply -f -", shell_word(&cluster_role.to_string())),
             format!(
                 "kubectl create rolebinding {} -n {} --clusterrole={} {}",
                 shell_word(&role),
@@ -214,7 +223,7 @@ mod tests {
         assert_eq!(
             grant.commands,
             vec![
-                "kubectl create clusterrole use-policy-prod --verb=use --resource=certificaterequestpolicies.policy.cert-manager.io --resource-name=prod",
+                r#"echo '{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole","metadata":{"name":"use-policy-prod"},"rules":[{"apiGroups":["policy.cert-manager.io"],"resources":["certificaterequestpolicies"],"verbs":["use"],"resourceNames":["prod"]}]}' | kubectl apply -f -"#,
                 "kubectl create rolebinding use-policy-prod -n team-a --clusterrole=use-policy-prod --user=alice@example.com",
             ]
         );

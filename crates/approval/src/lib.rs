@@ -9,6 +9,7 @@
 //! - `selector`, `bound`: the issuerRef / namespace predicates and the RBAC `use` check;
 //! - `review`: the pipeline and its messages;
 //! - `validate`: the policy admission checks;
+//! - [`answers`]: access answers gathered before a review (SubjectAccessReviews are async);
 //! - [`readiness`]: the `Ready` condition; [`trace`]: the `--explain` record.
 #![forbid(unsafe_code)]
 
@@ -20,6 +21,7 @@ use certgate_cel::PolicyCel;
 use certgate_pki::{CsrError, DecodedCsr};
 
 mod allowed;
+pub mod answers;
 mod attributes;
 mod bound;
 mod constraints;

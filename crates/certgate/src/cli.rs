@@ -17,12 +17,18 @@ pub enum Command {
     /// Decide CertificateRequests against CertificateRequestPolicies offline, from manifest files.
     #[command(long_about = CHECK_LONG_ABOUT)]
     Check(CheckArgs),
+    /// Explain why a CertificateRequest in a cluster is, or would be, Approved, Denied or Unprocessed.
+    #[command(long_about = EXPLAIN_LONG_ABOUT)]
+    Explain(crate::commands::explain::ExplainArgs),
     /// Print the CustomResourceDefinitions certgate serves.
     #[command(long_about = CRDS_LONG_ABOUT)]
     Crds(CrdsArgs),
     /// Serve the admission webhook for CertificateRequests and CertificateRequestPolicies.
     #[command(long_about = WEBHOOK_LONG_ABOUT)]
     Webhook(crate::commands::webhook::WebhookArgs),
+    /// Run certgate's controllers against a cluster: policy approval, policy readiness.
+    #[command(long_about = CONTROLLER_LONG_ABOUT)]
+    Controller(crate::commands::controller::command::ControllerArgs),
     /// Run a local sandbox Kubernetes API server, for development and end-to-end tests only.
     #[command(long_about = DEV_LONG_ABOUT)]
     Dev(crate::commands::dev::DevArgs),
@@ -33,6 +39,29 @@ pub enum Command {
     #[command(long_about = DENY_LONG_ABOUT)]
     Deny(crate::commands::decide::DecideArgs),
 }
+
+const CONTROLLER_LONG_ABOUT: &str = "\
+Run certgate's controllers against a cluster, as approver-policy's controller runs:
+
+  policy-approver   reviews every CertificateRequest that is neither Approved nor Denied
+                    against the CertificateRequestPolicies and sets Approved or Denied with
+                    reason policy.cert-manager.io and the review's message (events Approved,
+                    Denied, Unprocessed, EvaluationError). Decided requests are never touched.
+                    Pending requests are reviewed again when policies, RBAC objects or
+                    Namespaces change.
+  policy-readiness  keeps the policies' Ready condition and observedGeneration current.
+  builtin-approver  cert-manager's approve-everything controller (reason cert-manager.io);
+                    off by default, add it with --controllers=*,builtin-approver.
+
+Several replicas elect one leader with a Lease (--leader-election-namespace, default
+$POD_NAMESPACE); the others wait as standbys. On SIGTERM the leader finishes in-flight reviews
+and releases the lease so a standby takes over at once; losing the lease exits with status 1.
+
+  certgate controller --leader-election-namespace certgate --log-format json
+  certgate controller --authorizer local --controllers '*,-policy-readiness'
+
+Serves /metrics (Prometheus), /healthz and /readyz over plain HTTP on --listen. The
+permissions each controller needs are listed in docs/controller.md and deploy/.";
 
 const APPROVE_LONG_ABOUT: &str = "\
 Approve a CertificateRequest by hand, as `cmctl approve` does: same flags, defaults, checks,
@@ -108,6 +137,35 @@ Examples:
   kubectl get crp,cr,ns,roles,rolebindings,clusterroles,clusterrolebindings -A -o yaml \\
     | certgate check -f -";
 
+const EXPLAIN_LONG_ABOUT: &str = "\
+Explain why a CertificateRequest in a cluster is, or would be, Approved, Denied or Unprocessed:
+`certgate check --explain` for a live request.
+
+Reads the request, every CertificateRequestPolicy and (when a policy selects by Namespace labels)
+the request's Namespace, asks the API server the SubjectAccessReviews the policy-approver
+controller asks (as the requester: verb `use` on each policy that selects the request, in the
+request's namespace), reads each policy's readiness from its Ready condition, and reviews the
+request as the controller does. It prints the decision already recorded on the request (the
+Approved or Denied condition's reason and message), what a review decides now with the trace of
+every policy (selector, RBAC, readiness, evaluator findings), and the `kubectl` commands that
+grant a missing `use` permission. Nothing is written to the cluster.
+
+RESOURCE is certificaterequest, certificaterequests, cr or crs (optionally with .cert-manager.io),
+or RESOURCE/NAME as kubectl accepts it.
+
+You need: get on certificaterequests (in the request's namespace), list on
+certificaterequestpolicies, get on namespaces (when a policy selects by labels) and create on
+subjectaccessreviews.authorization.k8s.io.
+
+Exit status: 0 when the request is Approved, 1 when it is Denied or Unprocessed, 2 when the review
+fails (Error) or the command does (not found, forbidden, unreachable API server). A decided
+request counts with its recorded decision, a pending one with what a review decides now.
+
+Examples:
+  certgate explain certificaterequest api-tls -n payments
+  certgate explain cr/api-tls -n payments -o json
+  certgate explain crs laptop-tls --context prod --kubeconfig ~/.kube/prod";
+
 const CRDS_LONG_ABOUT: &str = "\
 Print the CustomResourceDefinitions certgate serves.
 
@@ -132,10 +190,23 @@ Answers admission.k8s.io/v1 AdmissionReviews over HTTPS (TLS 1.2 and 1.3):
   GET /metrics    OpenMetrics text: certgate_webhook_requests_total{path,resource,operation,
                   result} and certgate_webhook_request_duration_seconds{path}
 
-Bodies over 3 MiB are refused with 413. The certificate files are re-read every
---tls-reload-interval and a changed valid pair is served without restart. SIGTERM or SIGINT stop
-accepting connections and let in-flight requests finish within --shutdown-grace-period. Logs go
-to standard error and never contain request objects, users' tokens or keys.
+Serving certificate, one of three sources:
+  --tls-cert-file/--tls-private-key-file  files (e.g. a mounted Secret), re-read every
+                  --tls-reload-interval; a changed valid pair is served without restart
+  --dynamic-serving-ca-secret-name        as cert-manager's webhook: a CA kept in that Secret
+                  (created if missing, renewed after 2/3 of --dynamic-serving-ca-duration, ca.crt
+                  holding the new and previous CA until the previous expires); each replica signs
+                  its own --dynamic-serving-leaf-duration certificate for
+                  --dynamic-serving-dns-names in memory and renews it after 2/3 of its lifetime or
+                  when the CA changes. --inject-ca-bundle NAME keeps the caBundle of that
+                  Mutating/ValidatingWebhookConfiguration current (no cainjector needed). Needs
+                  get/create/update on the Secret and get/update on the named configurations.
+  --dev-self-signed                       a throw-away CA, for local use only
+/readyz answers 200 only once a certificate is served.
+
+Bodies over 3 MiB are refused with 413. SIGTERM or SIGINT stop accepting connections and let
+in-flight requests finish within --shutdown-grace-period. Logs go to standard error and never
+contain request objects, users' tokens or keys.
 
 In a cluster (in-cluster config or KUBECONFIG), the signer permission check asks the API server
 with SubjectAccessReviews (answers cached for --sar-cache-ttl; a transient failure such as HTTP
@@ -145,6 +216,8 @@ discovery. Without a cluster, every request needing that check is denied.
 Examples:
   certgate webhook --tls-cert-file /tls/tls.crt --tls-private-key-file /tls/tls.key \\
     --log-format json
+  certgate webhook --dynamic-serving-ca-secret-name certgate-webhook-ca \\
+    --dynamic-serving-dns-names certgate-webhook.certgate.svc --inject-ca-bundle certgate
   certgate webhook --dev-self-signed --listen 127.0.0.1:9443 --ca-bundle-out ca.crt";
 
 /// Arguments of `certgate check`.

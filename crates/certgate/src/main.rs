@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use certgate::cli::{Cli, Command};
-use certgate::commands::{check, crds, decide, dev, webhook};
+use certgate::commands::{check, controller, crds, decide, dev, explain, webhook};
 use certgate_api::certificate_request::manual::ManualDecision;
 use clap::Parser;
 
@@ -32,6 +32,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             stdout.flush().map_err(check::OutputError::Io)?;
             Ok(ExitCode::from(status.code()))
         }
+        Command::Explain(args) => {
+            let colour = std::io::stdout().is_terminal() && !no_color();
+            let status = explain::run(&args, colour, &mut stdout)?;
+            Ok(ExitCode::from(status.code()))
+        }
         Command::Crds(args) => {
             let text = crds::render(args.output)?;
             stdout
@@ -42,6 +47,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Webhook(args) => {
             webhook::run(&args, &mut stdout)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Controller(args) => {
+            controller::command::run(&args)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Dev(args) => {

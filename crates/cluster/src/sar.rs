@@ -67,6 +67,12 @@ impl SarAccessChecker {
         self
     }
 
+    /// Forgets every cached answer, also those of reviews in flight: called when RBAC
+    /// objects changed, so the next question is asked again.
+    pub fn forget(&self) {
+        self.cache.clear();
+    }
+
     async fn ask(&self, review: &AccessReview) -> Result<AccessDecision, SarFailure> {
         let created = self.create(review).await?;
         let status = created
@@ -160,8 +166,9 @@ impl AccessChecker for SarAccessChecker {
         if let Some(decision) = self.cache.get(&key) {
             return Ok(decision);
         }
+        let generation = self.cache.generation();
         let decision = self.ask(review).await.map_err(|err| AuthorizerError(err.to_string()))?;
-        self.cache.insert(key, decision.clone(), self.ttl);
+        self.cache.insert_if_current(generation, key, decision.clone(), self.ttl);
         Ok(decision)
     }
 }

@@ -2,6 +2,7 @@
 
 use std::hash::Hash;
 use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -11,14 +12,48 @@ use crate::clock::Clock;
 
 /// Least-recently-used eviction keeps memory bounded however many distinct keys callers
 /// send; expiry is checked on read, so stale entries cost nothing until they are evicted.
+///
+/// [`TtlCache::clear`] empties the cache and starts a new generation: a value computed from
+/// what was read before the clear is refused by [`TtlCache::insert_if_current`].
 pub(crate) struct TtlCache<K: Hash + Eq, V: Clone> {
     entries: Mutex<LruCache<K, (V, Instant)>>,
     clock: Arc<dyn Clock>,
+    generation: AtomicU64,
 }
 
 impl<K: Hash + Eq, V: Clone> TtlCache<K, V> {
     pub(crate) fn new(capacity: NonZeroUsize, clock: Arc<dyn Clock>) -> Self {
-        TtlCache { entries: Mutex::new(LruCache::new(capacity)), clock }
+        TtlCache {
+            entries: Mutex::new(LruCache::new(capacity)),
+            clock,
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    /// The current generation, to pass to [`TtlCache::insert_if_current`] later.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    /// Drops every entry and starts a new generation.
+    pub(crate) fn clear(&self) {
+        let mut entries = self.lock();
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        entries.clear();
+    }
+
+    /// [`TtlCache::insert`], unless the cache was cleared since `generation` was read.
+    pub(crate) fn insert_if_current(&self, generation: u64, key: K, value: V, ttl: Duration) {
+        if ttl.is_zero() {
+            return;
+        }
+        // An expiry the clock cannot represent comes only from an absurd TTL: not caching
+        // is the safe reading of it.
+        let Some(expires) = self.clock.now().checked_add(ttl) else { return };
+        let mut entries = self.lock();
+        if self.generation.load(Ordering::Acquire) == generation {
+            entries.put(key, (value, expires));
+        }
     }
 
     /// The cached value, unless it has expired (an expired entry is dropped).
@@ -37,14 +72,7 @@ impl<K: Hash + Eq, V: Clone> TtlCache<K, V> {
 
     /// Stores `value` for `ttl`; a zero TTL stores nothing, which disables caching.
     pub(crate) fn insert(&self, key: K, value: V, ttl: Duration) {
-        if ttl.is_zero() {
-            return;
-        }
-        // An expiry the clock cannot represent comes only from an absurd TTL: not caching
-        // is the safe reading of it.
-        if let Some(expires) = self.clock.now().checked_add(ttl) {
-            self.lock().put(key, (value, expires));
-        }
+        self.insert_if_current(self.generation(), key, value, ttl);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, LruCache<K, (V, Instant)>> {
@@ -73,6 +101,19 @@ mod tests {
         assert_eq!(cache.get(&"a"), Some(1));
         clock.advance(Duration::from_millis(1));
         assert_eq!(cache.get(&"a"), None);
+    }
+
+    #[test]
+    fn clearing_drops_entries_and_refuses_values_read_before_it() {
+        let (cache, _clock) = cache(4);
+        cache.insert("a", 1, Duration::from_secs(10));
+        let before = cache.generation();
+        cache.clear();
+        assert_eq!(cache.get(&"a"), None);
+        cache.insert_if_current(before, "b", 2, Duration::from_secs(10));
+        assert_eq!(cache.get(&"b"), None);
+        cache.insert_if_current(cache.generation(), "b", 3, Duration::from_secs(10));
+        assert_eq!(cache.get(&"b"), Some(3));
     }
 
     #[test]

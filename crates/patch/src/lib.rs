@@ -15,6 +15,7 @@ mod fields;
 mod json;
 mod merge;
 mod patch_type;
+mod prune;
 mod strategic;
 mod strategy;
 
@@ -25,6 +26,7 @@ pub use body::{MAX_BODY_BYTES, MAX_DEPTH};
 pub use error::{CUSTOM_RESOURCE_PATCH_TYPES, Conflict, GENERIC_UNPROCESSABLE, PatchError};
 pub use json::MAX_JSON_PATCH_OPERATIONS;
 pub use patch_type::PatchType;
+pub use prune::prune_managed_fields;
 pub use strategy::{BuiltinStrategy, ListStrategy, MergeStrategy, builtin_strategy};
 
 /// Applies a PATCH request body to the live object and returns the patched object.
@@ -43,9 +45,15 @@ pub fn apply_patch(
     apply: Option<&ApplyOptions>,
 ) -> Result<Value, PatchError> {
     match patch_type {
-        PatchType::Json => json::apply(live, body),
-        PatchType::Merge => merge::apply(live, body),
-        PatchType::StrategicMerge => strategic::apply(live, body, strategy),
         PatchType::Apply => apply::apply(live, body, apply),
+        // Fields a patch removed have no owner any more.
+        PatchType::Json => json::apply(live, body).map(pruned),
+        PatchType::Merge => merge::apply(live, body).map(pruned),
+        PatchType::StrategicMerge => strategic::apply(live, body, strategy).map(pruned),
     }
+}
+
+fn pruned(mut object: Value) -> Value {
+    prune_managed_fields(&mut object);
+    object
 }

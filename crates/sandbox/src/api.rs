@@ -304,7 +304,13 @@ async fn update(
             "the name of the object ({body_name}) does not match the name on the URL ({name})"
         )));
     }
-    writes::update(sandbox, target, name, requester, |_| Ok(object.clone())).await
+    writes::update(sandbox, target, name, requester, |_| {
+        // Fields the update removed have no owner any more, as with a patch.
+        let mut object = object.clone();
+        certgate_patch::prune_managed_fields(&mut object);
+        Ok(object)
+    })
+    .await
 }
 
 async fn patch(

@@ -1,5 +1,12 @@
 //! The kinds of objects the sandbox serves: the built-in ones certgate needs, and whatever
 //! CustomResourceDefinitions add at run time.
+//!
+//! Deployments, Services and PodDisruptionBudgets are stored and served (so certgate's
+//! installation manifests in `deploy/` can be applied, dry run included) but nothing acts on
+//! them: no pods are scheduled, no endpoints exist, no disruption budget is computed.
+//! certgate-patch has no strategic merge schema for them yet, so a client-side `kubectl apply`
+//! of one that exists is refused with 415 (create, merge and JSON patches and server-side
+//! apply work).
 
 use serde_json::{Value, json};
 
@@ -90,9 +97,12 @@ const BUILTINS: &[Builtin] = &[
     b("", "v1", "ConfigMap", "configmaps", true, &["cm"], &[], false),
     b("", "v1", "Secret", "secrets", true, &[], &[], false),
     b("", "v1", "ServiceAccount", "serviceaccounts", true, &["sa"], &[], false),
+    b("", "v1", "Service", "services", true, &["svc"], &["all"], true),
     b("", "v1", "Event", "events", true, &["ev"], &[], false),
     b("events.k8s.io", "v1", "Event", "events", true, &["ev"], &[], false),
     b("coordination.k8s.io", "v1", "Lease", "leases", true, &[], &[], false),
+    b("apps", "v1", "Deployment", "deployments", true, &["deploy"], &["all"], true),
+    b("policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets", true, &["pdb"], &[], true),
     b("rbac.authorization.k8s.io", "v1", "Role", "roles", true, &[], &[], false),
     b("rbac.authorization.k8s.io", "v1", "ClusterRole", "clusterroles", false, &[], &[], false),
     b("rbac.authorization.k8s.io", "v1", "RoleBinding", "rolebindings", true, &[], &[], false),

@@ -40,6 +40,10 @@ pub enum ServeError {
     Tls(#[from] TlsError),
     #[error("cannot listen on {addr}: {source}; choose a free address with --listen")]
     Bind { addr: SocketAddr, source: std::io::Error },
+    #[error(
+        "the dynamic serving certificate provider stopped before producing a certificate; see the errors logged before this one"
+    )]
+    NoDynamicCertificate,
     #[error("the HTTPS server stopped: {0}")]
     Server(std::io::Error),
     #[error("the HTTPS server task failed: {0}")]

@@ -3,11 +3,13 @@
 //! [`router`] maps `POST /mutate` and `POST /validate` to an [`AdmissionHandler`] (in
 //! production `certgate_admission::review::Admission`), and serves `/healthz`, `/readyz`
 //! and `/metrics`. [`start`] runs it over HTTPS (rustls with ring, TLS 1.2 and 1.3) and
-//! reloads the serving certificate when its files change. [`DevCertificates`] makes a
-//! throw-away CA and serving certificate for local use.
+//! reloads the serving certificate when its files change, or serves the certificates a
+//! [`dynamic_serving`] provider publishes. [`DevCertificates`] makes a throw-away CA and
+//! serving certificate for local use.
 #![forbid(unsafe_code)]
 
 mod dev_cert;
+pub mod dynamic_serving;
 mod error;
 mod handler;
 pub mod logging;

@@ -80,11 +80,14 @@ pub fn configurations(endpoint: &Endpoint, ca_bundle_pem: &str) -> Vec<Value> {
             json!([webhook(
                 CERT_MANAGER_WEBHOOK,
                 "/validate",
+                // Upstream validates every cert-manager kind (`*/*` over `cert-manager.io` and
+                // `acme.cert-manager.io`). certgate validates CertificateRequests only, and
+                // would refuse any other kind it was sent, so it registers for what it handles.
                 json!([{
-                    "apiGroups": ["cert-manager.io", "acme.cert-manager.io"],
+                    "apiGroups": ["cert-manager.io"],
                     "apiVersions": ["v1"],
                     "operations": ["CREATE", "UPDATE"],
-                    "resources": ["*/*"],
+                    "resources": ["certificaterequests", "certificaterequests/status"],
                 }]),
                 30,
             )]),
@@ -152,7 +155,10 @@ mod tests {
             ]
         );
         assert_eq!(configs[0]["webhooks"][0]["rules"][0]["operations"], json!(["CREATE"]));
-        assert_eq!(configs[1]["webhooks"][0]["rules"][0]["resources"], json!(["*/*"]));
+        assert_eq!(
+            configs[1]["webhooks"][0]["rules"][0]["resources"],
+            json!(["certificaterequests", "certificaterequests/status"])
+        );
         assert_eq!(
             configs[1]["webhooks"][0]["clientConfig"]["service"],
             json!({"namespace": "certgate", "name": "certgate-webhook", "path": "/validate", "port": 443})

@@ -11,6 +11,7 @@ use axum_server::Handle;
 use axum_server::tls_rustls::RustlsConfig;
 use tokio::task::JoinHandle;
 
+use crate::dynamic_serving::CertificateFeed;
 use crate::error::ServeError;
 use crate::handler::AdmissionHandler;
 use crate::metrics::Metrics;
@@ -25,6 +26,9 @@ pub enum TlsSource {
     Files { cert: PathBuf, key: PathBuf, poll_interval: Duration },
     /// A fixed pair (`--dev-self-signed`).
     Fixed(PemPair),
+    /// Pairs published by a provider (dynamic serving): the server binds at once, waits for
+    /// the first pair before serving, and serves each later one for new handshakes.
+    Dynamic(CertificateFeed),
 }
 
 /// How to run the server.
@@ -45,24 +49,45 @@ pub struct RunningServer {
 }
 
 /// Loads the certificate, binds `options.listen` and starts serving `handler` in the
-/// background. Returns once the socket listens, with `/readyz` reporting ready.
+/// background. Returns once the socket listens, with `/readyz` reporting ready. With
+/// [`TlsSource::Dynamic`] it waits for the first certificate after binding (so a taken
+/// address fails at once): nothing is served, and nothing reports ready, before it exists.
 pub async fn start<H: AdmissionHandler>(
     options: ServerOptions,
     handler: Arc<H>,
     metrics: Arc<Metrics>,
 ) -> Result<RunningServer, ServeError> {
-    let (pair, files) = match options.tls {
+    let (loaded, mut follow) = match options.tls {
         TlsSource::Files { cert, key, poll_interval } => {
-            (PemPair::read(&cert, &key).await?, Some((cert, key, poll_interval)))
+            let pair = PemPair::read(&cert, &key).await?;
+            let config = server_config(&pair)?;
+            (Some((pair, config)), Follow::Files(cert, key, poll_interval))
         }
-        TlsSource::Fixed(pair) => (pair, None),
+        TlsSource::Fixed(pair) => {
+            let config = server_config(&pair)?;
+            (Some((pair, config)), Follow::Nothing)
+        }
+        TlsSource::Dynamic(feed) => (None, Follow::Feed(feed)),
     };
-    let tls = RustlsConfig::from_config(server_config(&pair)?);
 
     let bind_error = |source| ServeError::Bind { addr: options.listen, source };
     let listener = std::net::TcpListener::bind(options.listen).map_err(bind_error)?;
     listener.set_nonblocking(true).map_err(bind_error)?;
     let local_addr = listener.local_addr().map_err(bind_error)?;
+
+    let (pair, config) = match (loaded, &mut follow) {
+        (Some(loaded), _) => loaded,
+        (None, Follow::Feed(feed)) => {
+            tracing::info!(address = %local_addr, "waiting for the first serving certificate");
+            let pair = feed.first().await.ok_or(ServeError::NoDynamicCertificate)?;
+            let config = server_config(&pair)?;
+            (pair, config)
+        }
+        (None, Follow::Files(..) | Follow::Nothing) => {
+            return Err(ServeError::NoDynamicCertificate);
+        }
+    };
+    let tls = RustlsConfig::from_config(config);
 
     let readiness = Readiness::default();
     let app = router(handler, metrics, readiness.clone());
@@ -81,11 +106,38 @@ pub async fn start<H: AdmissionHandler>(
     }
     readiness.set(true);
 
-    let watcher = files.map(|(cert, key, interval)| {
-        tokio::spawn(CertificateWatcher::new(cert, key, tls, pair).run(interval))
-    });
+    let watcher = match follow {
+        Follow::Files(cert, key, interval) => {
+            Some(tokio::spawn(CertificateWatcher::new(cert, key, tls, pair).run(interval)))
+        }
+        Follow::Feed(feed) => Some(tokio::spawn(follow_feed(feed, tls))),
+        Follow::Nothing => None,
+    };
     tracing::info!(address = %local_addr, "serving admission webhooks over HTTPS");
     Ok(RunningServer { local_addr, handle, serving, watcher, readiness })
+}
+
+/// How the served certificate changes after start.
+enum Follow {
+    Nothing,
+    Files(PathBuf, PathBuf, Duration),
+    Feed(CertificateFeed),
+}
+
+/// Serves each published pair for new handshakes; an unusable one is logged and skipped.
+async fn follow_feed(mut feed: CertificateFeed, served: RustlsConfig) {
+    while let Some(pair) = feed.next().await {
+        match server_config(&pair) {
+            Ok(config) => {
+                served.reload_from_config(config);
+                tracing::info!("serving the new dynamic serving certificate");
+            }
+            Err(err) => tracing::error!(
+                error = %err,
+                "the new dynamic serving certificate is unusable; still serving the previous one"
+            ),
+        }
+    }
 }
 
 impl RunningServer {

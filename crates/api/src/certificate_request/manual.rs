@@ -54,6 +54,18 @@ fn is_true(status: Option<&CertificateRequestStatus>, condition_type: &str) -> b
         .any(|c| c.type_ == condition_type && c.status == "True")
 }
 
+/// Whether the request is already decided (`Approved=True`, then `Denied=True`, as cert-manager
+/// checks them); approvers never touch a decided request again.
+pub fn decided(status: Option<&CertificateRequestStatus>) -> Option<AlreadyDecided> {
+    if is_true(status, "Approved") {
+        Some(AlreadyDecided::Approved)
+    } else if is_true(status, "Denied") {
+        Some(AlreadyDecided::Denied)
+    } else {
+        None
+    }
+}
+
 /// Sets `decision`'s condition to True on `status` with `reason`, `message` and `now`
 /// (RFC 3339), unless the request is already approved or denied (checked in that order; a
 /// condition with another status does not count).
@@ -64,11 +76,8 @@ pub fn decide(
     message: &str,
     now: &str,
 ) -> Result<(), AlreadyDecided> {
-    if is_true(status.as_ref(), "Approved") {
-        return Err(AlreadyDecided::Approved);
-    }
-    if is_true(status.as_ref(), "Denied") {
-        return Err(AlreadyDecided::Denied);
+    if let Some(already) = decided(status.as_ref()) {
+        return Err(already);
     }
     let condition = CertificateRequestCondition {
         type_: decision.condition_type().to_owned(),

@@ -344,7 +344,7 @@ fn trace_explains_every_policy() {
     assert_eq!(
         grant.commands,
         strings(&[
-            "kubectl create clusterrole use-policy-b-unbound --verb=use --resource=certificaterequestpolicies.policy.cert-manager.io --resource-name=b-unbound",
+            r#"echo '{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole","metadata":{"name":"use-policy-b-unbound"},"rules":[{"apiGroups":["policy.cert-manager.io"],"resources":["certificaterequestpolicies"],"verbs":["use"],"resourceNames":["b-unbound"]}]}' | kubectl apply -f -"#,
             "kubectl create rolebinding use-policy-b-unbound -n team-a --clusterrole=use-policy-b-unbound --user=alice",
         ])
     );
@@ -365,7 +365,7 @@ fn trace_explains_every_policy() {
         "CertificateRequest team-a/req\n",
         "policy \"a-prod\": not selected\n  selector: not selected: spec.selector.issuerRef.name: \"prod-*\" does not match \"ca\"\n",
         "  RBAC: not bound (no RoleBinding grants it)\n",
-        "    grant it with:\n      kubectl create clusterrole use-policy-b-unbound",
+        "    grant it with:\n      echo '{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRole\",\"metadata\":{\"name\":\"use-policy-b-unbound\"}",
         "  evaluator allowed: denied\n    spec.allowed.dnsNames [\"www.example.com\"]: denied\n      - spec.allowed.dnsNames.values",
         "note: approved by the first approving policy \"d-open\"\n",
     ] {

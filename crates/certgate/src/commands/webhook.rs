@@ -13,9 +13,12 @@ use certgate_admission::review::{
 use certgate_cel::PolicyCel;
 use certgate_cluster::{DiscoveryKindResolver, SarAccessChecker};
 use certgate_rbac::{AccessDecision, AccessReview, AuthorizerError};
+use certgate_webhook::dynamic_serving::{ServingNames, SystemClock, certificate_feed};
 use certgate_webhook::logging::{self, LogFormat};
 use certgate_webhook::{DevCertificates, Metrics, ServerOptions, TlsSource};
 use clap::{Args, ValueEnum};
+
+use super::webhook_serving::{self, DynamicServing};
 
 /// Arguments of `certgate webhook`.
 #[derive(Debug, Args)]
@@ -30,7 +33,7 @@ pub struct WebhookArgs {
         long,
         value_name = "FILE",
         requires = "tls_private_key_file",
-        required_unless_present = "dev_self_signed"
+        required_unless_present_any = ["dev_self_signed", "dynamic_serving_ca_secret_name"]
     )]
     pub tls_cert_file: Option<PathBuf>,
 
@@ -39,7 +42,7 @@ pub struct WebhookArgs {
         long,
         value_name = "FILE",
         requires = "tls_cert_file",
-        required_unless_present = "dev_self_signed"
+        required_unless_present_any = ["dev_self_signed", "dynamic_serving_ca_secret_name"]
     )]
     pub tls_private_key_file: Option<PathBuf>,
 
@@ -60,7 +63,7 @@ pub struct WebhookArgs {
     #[arg(
         long = "dns-name",
         value_name = "NAME",
-        conflicts_with_all = ["tls_cert_file", "tls_private_key_file"]
+        conflicts_with_all = ["tls_cert_file", "tls_private_key_file", "dynamic_serving_ca_secret_name"]
     )]
     pub dns_names: Vec<String>,
 
@@ -68,9 +71,47 @@ pub struct WebhookArgs {
     #[arg(
         long,
         value_name = "FILE",
-        conflicts_with_all = ["tls_cert_file", "tls_private_key_file"]
+        conflicts_with_all = ["tls_cert_file", "tls_private_key_file", "dynamic_serving_ca_secret_name"]
     )]
     pub ca_bundle_out: Option<PathBuf>,
+
+    /// Dynamic serving certificates, as cert-manager's webhook: the Secret (type
+    /// kubernetes.io/tls: tls.crt, tls.key, ca.crt) holding the CA every replica signs its own
+    /// short-lived serving certificate with. Created when missing, renewed after 2/3 of its
+    /// lifetime (ca.crt then holds the new and the previous CA until the previous expires).
+    /// Needs --dynamic-serving-dns-names.
+    #[arg(
+        long,
+        value_name = "NAME",
+        conflicts_with_all = ["tls_cert_file", "tls_private_key_file", "dev_self_signed"],
+        requires = "dynamic_serving_dns_names"
+    )]
+    pub dynamic_serving_ca_secret_name: Option<String>,
+
+    /// Namespace of --dynamic-serving-ca-secret-name.
+    #[arg(long, value_name = "NAMESPACE", env = "POD_NAMESPACE")]
+    pub dynamic_serving_ca_secret_namespace: Option<String>,
+
+    /// The DNS names and IP addresses of the dynamic serving certificate, e.g.
+    /// certgate-webhook.certgate.svc: comma-separated, and/or repeat the flag.
+    // Checked in `dynamic_serving`: clap does not enforce a `requires` that points back.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub dynamic_serving_dns_names: Vec<String>,
+
+    /// Lifetime of each replica's serving certificate (signed in memory, never stored;
+    /// renewed after 2/3 of it, or at once when the CA changes).
+    #[arg(long, value_name = "DURATION", default_value = "168h", value_parser = parse_duration)]
+    pub dynamic_serving_leaf_duration: Duration,
+
+    /// Lifetime of a CA certgate creates in --dynamic-serving-ca-secret-name.
+    #[arg(long, value_name = "DURATION", default_value = "8760h", value_parser = parse_duration)]
+    pub dynamic_serving_ca_duration: Duration,
+
+    /// A MutatingWebhookConfiguration and/or ValidatingWebhookConfiguration whose webhooks'
+    /// clientConfig.caBundle certgate keeps set to the dynamic serving CA bundle (instead of
+    /// cert-manager's cainjector). One that does not exist yet is retried. Repeatable.
+    #[arg(long, value_name = "NAME", requires = "dynamic_serving_ca_secret_name")]
+    pub inject_ca_bundle: Vec<String>,
 
     /// Log line format, on standard error. RUST_LOG selects levels (default info).
     #[arg(long, value_enum, default_value_t = LogFormatArg::Text)]
@@ -111,9 +152,25 @@ pub enum WebhookError {
     #[error("cannot write the CA bundle to standard output: {0}")]
     CaBundleStdout(#[source] std::io::Error),
     #[error(
-        "no serving certificate: give --tls-cert-file and --tls-private-key-file, or --dev-self-signed"
+        "no serving certificate: give --tls-cert-file and --tls-private-key-file, --dynamic-serving-ca-secret-name, or --dev-self-signed"
     )]
     NoCertificate,
+    #[error(
+        "--dynamic-serving-ca-secret-name needs a namespace: give --dynamic-serving-ca-secret-namespace or set POD_NAMESPACE (from the Downward API)"
+    )]
+    NoSecretNamespace,
+    #[error(
+        "--dynamic-serving-dns-names needs --dynamic-serving-ca-secret-name (for --dev-self-signed, use --dns-name)"
+    )]
+    DnsNamesWithoutDynamicServing,
+    #[error(transparent)]
+    ServingNames(#[from] certgate_webhook::dynamic_serving::NamesError),
+    #[error("{flag} {value} is out of range; give a duration from 1m to 876000h (100 years)")]
+    ServingDuration { flag: &'static str, value: String },
+    #[error(
+        "dynamic serving certificates need the API server, but no cluster connection is configured ({0}); run in a cluster or set KUBECONFIG"
+    )]
+    DynamicServingNoCluster(String),
     #[error("cannot start the async runtime: {0}")]
     Runtime(#[source] std::io::Error),
     #[error("cannot listen for SIGTERM: {0}")]
@@ -156,42 +213,123 @@ pub fn run(args: &WebhookArgs, stdout: &mut impl Write) -> Result<(), WebhookErr
         LogFormatArg::Json => LogFormat::Json,
         LogFormatArg::Text => LogFormat::Text,
     })?;
-    let tls = tls_source(args, stdout)?;
+    let dynamic = dynamic_serving(args)?;
+    let tls = match dynamic {
+        Some(_) => None,
+        None => Some(tls_source(args, stdout)?),
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(WebhookError::Runtime)?;
-    runtime.block_on(serve(args, tls))
+    runtime.block_on(serve(args, tls, dynamic))
 }
 
-async fn serve(args: &WebhookArgs, tls: TlsSource) -> Result<(), WebhookError> {
+/// The shortest and longest lifetime accepted for dynamic serving certificates.
+const SERVING_DURATIONS: (Duration, Duration) =
+    (Duration::from_secs(60), Duration::from_secs(876_000 * 3_600));
+
+/// The validated dynamic-serving settings, when --dynamic-serving-ca-secret-name is given.
+pub fn dynamic_serving(args: &WebhookArgs) -> Result<Option<DynamicServing>, WebhookError> {
+    let Some(secret_name) = &args.dynamic_serving_ca_secret_name else {
+        if !args.dynamic_serving_dns_names.is_empty() {
+            return Err(WebhookError::DnsNamesWithoutDynamicServing);
+        }
+        return Ok(None);
+    };
+    let namespace = args
+        .dynamic_serving_ca_secret_namespace
+        .clone()
+        .filter(|ns| !ns.is_empty())
+        .ok_or(WebhookError::NoSecretNamespace)?;
+    let names = ServingNames::parse(&args.dynamic_serving_dns_names)?;
+    for (flag, value) in [
+        ("--dynamic-serving-leaf-duration", args.dynamic_serving_leaf_duration),
+        ("--dynamic-serving-ca-duration", args.dynamic_serving_ca_duration),
+    ] {
+        if !(SERVING_DURATIONS.0..=SERVING_DURATIONS.1).contains(&value) {
+            return Err(WebhookError::ServingDuration { flag, value: format!("{value:?}") });
+        }
+    }
+    Ok(Some(DynamicServing {
+        secret_name: secret_name.clone(),
+        namespace,
+        names,
+        leaf_duration: args.dynamic_serving_leaf_duration,
+        ca_duration: args.dynamic_serving_ca_duration,
+        inject: args.inject_ca_bundle.clone(),
+    }))
+}
+
+async fn serve(
+    args: &WebhookArgs,
+    tls: Option<TlsSource>,
+    dynamic: Option<DynamicServing>,
+) -> Result<(), WebhookError> {
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .map_err(WebhookError::Signal)?;
-    let signal = async move {
+    let mut signal = Box::pin(async move {
         tokio::select! {
             _ = terminate.recv() => tracing::info!("received SIGTERM"),
             _ = tokio::signal::ctrl_c() => tracing::info!("received SIGINT"),
         }
-    };
+    });
     let client = match kube::Client::try_default().await {
-        Ok(client) => Some(client),
+        Ok(client) => Ok(client),
         Err(err) => {
-            tracing::warn!(
-                error = %err,
-                "{NO_CLUSTER}; status updates that add Approved or Denied will be denied"
-            );
-            None
+            if dynamic.is_none() {
+                tracing::warn!(
+                    error = %err,
+                    "{NO_CLUSTER}; status updates that add Approved or Denied will be denied"
+                );
+            }
+            Err(err)
         }
     };
-    let admission = Arc::new(admission(client, args.sar_cache_ttl));
-    let server = certgate_webhook::start(
+    // Aborted on every way out, so the provider never outlives the server.
+    let mut provider = None;
+    let tls = match (tls, dynamic) {
+        (Some(tls), _) => tls,
+        (None, Some(dynamic)) => {
+            let client = client
+                .as_ref()
+                .map_err(|err| WebhookError::DynamicServingNoCluster(err.to_string()))?
+                .clone();
+            let (publisher, feed) = certificate_feed();
+            provider = Some(AbortOnDrop(tokio::spawn(webhook_serving::run(
+                client,
+                dynamic,
+                publisher,
+                SystemClock,
+            ))));
+            TlsSource::Dynamic(feed)
+        }
+        (None, None) => return Err(WebhookError::NoCertificate),
+    };
+    let admission = Arc::new(admission(client.ok(), args.sar_cache_ttl));
+    let start = certgate_webhook::start(
         ServerOptions { listen: args.listen, tls },
         admission,
         Arc::new(Metrics::default()),
-    )
-    .await?;
-    server.run_until(signal, args.shutdown_grace_period).await?;
+    );
+    // In dynamic mode the server waits for its first certificate: a signal ends the wait.
+    let server = tokio::select! {
+        server = start => server?,
+        () = &mut signal => return Ok(()),
+    };
+    let result = server.run_until(signal, args.shutdown_grace_period).await;
+    drop(provider);
+    result?;
     Ok(())
+}
+
+/// A background task aborted when this handle is dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 fn tls_source(args: &WebhookArgs, stdout: &mut impl Write) -> Result<TlsSource, WebhookError> {
@@ -354,6 +492,122 @@ mod tests {
     }
 
     #[test]
+    fn dynamic_serving_flags_and_defaults() {
+        let args = parse(&[
+            "--dynamic-serving-ca-secret-name",
+            "certgate-webhook-ca",
+            "--dynamic-serving-ca-secret-namespace",
+            "certgate",
+            "--dynamic-serving-dns-names",
+            "certgate-webhook.certgate.svc,certgate-webhook.certgate.svc.cluster.local",
+            "--dynamic-serving-dns-names",
+            "10.0.0.7",
+            "--inject-ca-bundle",
+            "certgate",
+            "--inject-ca-bundle",
+            "certgate-policies",
+        ])
+        .unwrap();
+        assert_eq!(args.dynamic_serving_leaf_duration, Duration::from_secs(168 * 3600));
+        assert_eq!(args.dynamic_serving_ca_duration, Duration::from_secs(8760 * 3600));
+        let dynamic = dynamic_serving(&args).unwrap().unwrap();
+        assert_eq!(dynamic.secret_name, "certgate-webhook-ca");
+        assert_eq!(dynamic.namespace, "certgate");
+        assert_eq!(
+            dynamic.names.as_slice(),
+            [
+                "certgate-webhook.certgate.svc",
+                "certgate-webhook.certgate.svc.cluster.local",
+                "10.0.0.7"
+            ]
+        );
+        assert_eq!(dynamic.inject, ["certgate", "certgate-policies"]);
+
+        let files =
+            parse(&["--tls-cert-file", "c.pem", "--tls-private-key-file", "k.pem"]).unwrap();
+        assert!(dynamic_serving(&files).unwrap().is_none());
+    }
+
+    #[test]
+    fn dynamic_serving_excludes_the_other_modes_and_owns_its_flags() {
+        let base = [
+            "--dynamic-serving-ca-secret-name",
+            "ca",
+            "--dynamic-serving-ca-secret-namespace",
+            "ns",
+        ];
+        let with = |extra: &[&str]| {
+            let mut all = base.to_vec();
+            all.extend_from_slice(extra);
+            parse(&all)
+        };
+        for conflicting in [
+            &["--dynamic-serving-dns-names", "a", "--tls-cert-file", "c.pem"][..],
+            &["--dynamic-serving-dns-names", "a", "--tls-private-key-file", "k.pem"],
+            &["--dynamic-serving-dns-names", "a", "--dev-self-signed"],
+            &["--dynamic-serving-dns-names", "a", "--dns-name", "b"],
+            &["--dynamic-serving-dns-names", "a", "--ca-bundle-out", "ca.pem"],
+        ] {
+            let err = with(conflicting).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::ArgumentConflict, "{conflicting:?}");
+        }
+        let err = with(&[]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::MissingRequiredArgument);
+        let err = parse(&["--dev-self-signed", "--inject-ca-bundle", "x"]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::MissingRequiredArgument);
+        let args = parse(&["--dev-self-signed", "--dynamic-serving-dns-names", "x"]).unwrap();
+        assert_eq!(
+            dynamic_serving(&args).map(|_| ()).unwrap_err().to_string(),
+            "--dynamic-serving-dns-names needs --dynamic-serving-ca-secret-name (for --dev-self-signed, use --dns-name)"
+        );
+    }
+
+    #[test]
+    fn dynamic_serving_settings_are_checked() {
+        let check = |extra: &[&str]| {
+            let mut all = vec!["--dynamic-serving-ca-secret-name", "ca"];
+            all.extend_from_slice(extra);
+            dynamic_serving(&parse(&all).unwrap()).map(|_| ()).unwrap_err().to_string()
+        };
+        if std::env::var_os("POD_NAMESPACE").is_none() {
+            assert_eq!(
+                check(&["--dynamic-serving-dns-names", "a"]),
+                "--dynamic-serving-ca-secret-name needs a namespace: give --dynamic-serving-ca-secret-namespace or set POD_NAMESPACE (from the Downward API)"
+            );
+        }
+        let ns = ["--dynamic-serving-ca-secret-namespace", "ns"];
+        assert!(
+            check(&[&ns[..], &["--dynamic-serving-dns-names", "a,,b"]].concat())
+                .contains("holds an empty name")
+        );
+        assert_eq!(
+            check(
+                &[
+                    &ns[..],
+                    &["--dynamic-serving-dns-names", "a", "--dynamic-serving-leaf-duration", "30s"]
+                ]
+                .concat()
+            ),
+            "--dynamic-serving-leaf-duration 30s is out of range; give a duration from 1m to 876000h (100 years)"
+        );
+        assert!(
+            check(
+                &[
+                    &ns[..],
+                    &[
+                        "--dynamic-serving-dns-names",
+                        "a",
+                        "--dynamic-serving-ca-duration",
+                        "876001h"
+                    ]
+                ]
+                .concat()
+            )
+            .starts_with("--dynamic-serving-ca-duration ")
+        );
+    }
+
+    #[test]
     fn durations_and_formats_parse() {
         let args = parse(&[
             "--dev-self-signed",
@@ -379,6 +633,7 @@ mod tests {
         assert_eq!(parse_duration("0s"), Ok(Duration::ZERO));
         assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
         assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_duration("8760h"), Ok(Duration::from_secs(8760 * 3600)));
         assert_eq!(
             parse_duration("2"),
             Err("\"2\" has no unit; write e.g. 2s, 500ms, 5m or 1h".to_owned())

@@ -1,17 +1,68 @@
 //! certgate's controllers against an API server, selected as cert-manager selects its
-//! controllers (`--controllers=*,-name`). `certgate dev` runs them against its sandbox; the
-//! standalone `certgate controller` command (leader election, metrics, health) comes with
-//! issue #7.
+//! controllers (`--controllers=*,-name`): the standalone `certgate controller` command
+//! ([`command`]) runs them with leader election, metrics and health endpoints, and
+//! `certgate dev` runs them against its sandbox.
 //!
-//! Built so far: `policy-readiness`. `policy-approver` and `builtin-approver` are tracked in
-//! issue #7 and refused by name until they exist.
+//! - `policy-approver` ([`approver`]): approver-policy's review of pending requests;
+//! - `policy-readiness` ([`readiness`]): the policies' `Ready` condition;
+//! - `builtin-approver` ([`builtin`], off by default): cert-manager's approve-everything
+//!   controller.
 
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::ValueEnum;
+
+pub mod approver;
+pub mod builtin;
+pub mod command;
+mod http;
+mod leader;
+pub mod metrics;
+pub mod outcome;
 pub mod readiness;
+pub mod world;
+
+use metrics::ControllerMetrics;
 
 /// Every controller this build knows, and whether `*` includes it.
-const CONTROLLERS: [(&str, bool); 1] = [(readiness::NAME, true)];
-/// Controllers of the design that are not built yet.
-const PLANNED: [&str; 2] = ["policy-approver", "builtin-approver"];
+const CONTROLLERS: [(&str, bool); 3] =
+    [(approver::NAME, true), (readiness::NAME, true), (builtin::NAME, false)];
+
+/// How the policy approver answers "may the requester `use` this policy?".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum AuthorizerMode {
+    /// Ask the API server with SubjectAccessReviews, as approver-policy does (every
+    /// authorizer of the cluster takes part); answers are cached for --sar-cache-ttl.
+    #[default]
+    Sar,
+    /// Evaluate the watched RBAC objects in memory: no API round trip, but only RBAC
+    /// counts (not webhook or Node authorizers, nor system:masters from client certificates).
+    Local,
+}
+
+/// How the controllers run.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub authorizer: AuthorizerMode,
+    /// How long SubjectAccessReview answers are reused; forgotten anyway on RBAC changes.
+    pub sar_cache_ttl: Duration,
+    /// Requests reconciled at once by each controller.
+    pub concurrency: u16,
+    /// The events' reporting instance (the pod name); the host name when unset.
+    pub instance: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            authorizer: AuthorizerMode::Sar,
+            sar_cache_ttl: Duration::from_secs(10),
+            concurrency: 8,
+            instance: None,
+        }
+    }
+}
 
 /// The controllers a `--controllers` list selects, or why it is wrong.
 pub fn selected(list: &[String]) -> Result<Vec<&'static str>, String> {
@@ -25,11 +76,6 @@ pub fn selected(list: &[String]) -> Result<Vec<&'static str>, String> {
             CONTROLLERS.iter().filter(|(_, default)| *default).map(|(n, _)| *n).collect()
         } else if let Some((known, _)) = CONTROLLERS.iter().find(|(n, _)| *n == name) {
             vec![*known]
-        } else if PLANNED.contains(&name) {
-            return Err(format!(
-                "controller {name:?} is not built yet (issue #7); available: {}",
-                available()
-            ));
         } else {
             return Err(format!("unknown controller {name:?}; available: {}", available()));
         };
@@ -44,20 +90,32 @@ pub fn selected(list: &[String]) -> Result<Vec<&'static str>, String> {
 }
 
 fn available() -> String {
-    CONTROLLERS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+    CONTROLLERS
+        .iter()
+        .map(
+            |(n, default)| if *default { (*n).to_owned() } else { format!("{n} (off by default)") },
+        )
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Runs the selected controllers with `client` until `shutdown` completes.
 pub async fn run(
     client: kube::Client,
     controllers: Vec<&'static str>,
+    settings: Settings,
+    metrics: Arc<ControllerMetrics>,
     shutdown: impl Future<Output = ()> + Send + Sync + Clone + 'static,
 ) {
     let mut running = Vec::new();
     for controller in controllers {
-        if controller == readiness::NAME {
-            running.push(tokio::spawn(readiness::run(client.clone(), shutdown.clone())));
-        }
+        let (client, settings, metrics, shutdown) =
+            (client.clone(), settings.clone(), Arc::clone(&metrics), shutdown.clone());
+        running.push(match controller {
+            approver::NAME => tokio::spawn(approver::run(client, settings, metrics, shutdown)),
+            builtin::NAME => tokio::spawn(builtin::run(client, settings, metrics, shutdown)),
+            _ => tokio::spawn(readiness::run(client, shutdown)),
+        });
     }
     for task in running {
         let _ = task.await;
@@ -74,16 +132,20 @@ mod tests {
 
     #[test]
     fn selection_follows_cert_managers_syntax() {
-        assert_eq!(selected(&list("*")), Ok(vec!["policy-readiness"]));
-        assert_eq!(selected(&list("*,-policy-readiness")), Ok(vec![]));
+        assert_eq!(selected(&list("*")), Ok(vec!["policy-approver", "policy-readiness"]));
+        assert_eq!(selected(&list("*,-policy-readiness")), Ok(vec!["policy-approver"]));
+        assert_eq!(
+            selected(&list("*,builtin-approver")),
+            Ok(vec!["policy-approver", "policy-readiness", "builtin-approver"])
+        );
         assert_eq!(selected(&list("policy-readiness")), Ok(vec!["policy-readiness"]));
         assert_eq!(
-            selected(&list("*,nope")),
-            Err(r#"unknown controller "nope"; available: policy-readiness"#.to_owned())
+            selected(&list("-policy-approver,*")),
+            Ok(vec!["policy-approver", "policy-readiness"])
         );
         assert_eq!(
-            selected(&list("policy-approver")),
-            Err(r#"controller "policy-approver" is not built yet (issue #7); available: policy-readiness"#.to_owned())
+            selected(&list("*,nope")),
+            Err(r#"unknown controller "nope"; available: policy-approver, policy-readiness, builtin-approver (off by default)"#.to_owned())
         );
     }
 }

@@ -1,7 +1,8 @@
 //! `certgate dev --demo`: applies the examples (embedded in the binary) to the running
 //! sandbox through its API — policies and RBAC as the admin, each CertificateRequest as the
-//! identity it names, so certgate's webhook stamps and checks it as in a cluster — then prints
-//! what admission said and the decisions approver-policy takes on the requests as stored.
+//! identity it names, so certgate's webhook stamps and checks it as in a cluster — then waits
+//! for certgate's policy-approver to review them and prints what admission said and the
+//! decisions as the sandbox holds them.
 
 use std::io::Write;
 use std::sync::Arc;
@@ -53,7 +54,11 @@ const READ_BACK: [(&str, &str, &str, &str); 7] = [
     ("cert-manager.io", "v1", "CertificateRequest", "certificaterequests"),
 ];
 
-pub async fn run(kubeconfig: &str, out: &mut impl Write) -> Result<(), DevError> {
+pub async fn run(
+    kubeconfig: &str,
+    approver_running: bool,
+    out: &mut impl Write,
+) -> Result<(), DevError> {
     let admin = client(kubeconfig, None).await?;
     let _ = writeln!(out, "Applying the examples (embedded in certgate) through the sandbox API:");
     for text in [REQUESTERS, REQUESTERS_BINDING] {
@@ -76,11 +81,21 @@ pub async fn run(kubeconfig: &str, out: &mut impl Write) -> Result<(), DevError>
             let _ = writeln!(out, "  {line}");
         }
     }
-    let _ = writeln!(
-        out,
-        "\nDecisions approver-policy takes on the requests as stored (the controller that writes \
-         them joins certgate dev with issue #7):\n"
-    );
+    if approver_running {
+        let waited = wait_for_reviews(&admin).await?;
+        let _ = writeln!(
+            out,
+            "\nDecisions certgate's policy-approver wrote in the sandbox (Approved and Denied are \
+             conditions on the requests; Unprocessed ones have none, only an event){}:\n",
+            if waited { "" } else { " — not every request was reviewed in time" }
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "\nDecisions approver-policy would take on the requests as stored (the policy-approver \
+             controller is not running):\n"
+        );
+    }
     let stored = read_back(&admin).await?;
     let mut loaded = crate::commands::check::Loaded::default();
     let mut errors = Vec::new();
@@ -92,6 +107,52 @@ pub async fn run(kubeconfig: &str, out: &mut impl Write) -> Result<(), DevError>
     let options = OutputOptions { format: CheckFormat::Text, explain: false, colour: false };
     output::write(&report, options, out).map_err(|e| DevError::Demo(e.to_string()))?;
     Ok(())
+}
+
+/// How long the demo waits for the controller to review every request.
+const REVIEW_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Waits until every request is decided or has an `Unprocessed` event; `false` on timeout.
+async fn wait_for_reviews(admin: &kube::Client) -> Result<bool, DevError> {
+    use certgate_api::CertificateRequest;
+    use certgate_api::certificate_request::manual::decided;
+    use k8s_openapi::api::events::v1::Event;
+
+    let requests: Api<CertificateRequest> = Api::all(admin.clone());
+    let events: Api<Event> = Api::all(admin.clone());
+    let deadline = tokio::time::Instant::now() + REVIEW_TIMEOUT;
+    loop {
+        let listed = requests
+            .list(&Default::default())
+            .await
+            .map_err(|e| DevError::Demo(format!("list certificaterequests: {e}")))?;
+        let unprocessed: Vec<(String, String)> = events
+            .list(&Default::default())
+            .await
+            .map_err(|e| DevError::Demo(format!("list events: {e}")))?
+            .items
+            .into_iter()
+            .filter(|event| event.reason.as_deref() == Some("Unprocessed"))
+            .filter_map(|event| event.regarding)
+            .map(|regarding| {
+                (regarding.namespace.unwrap_or_default(), regarding.name.unwrap_or_default())
+            })
+            .collect();
+        let reviewed = |cr: &CertificateRequest| {
+            decided(cr.status.as_ref()).is_some()
+                || unprocessed.iter().any(|(namespace, name)| {
+                    Some(namespace) == cr.metadata.namespace.as_ref()
+                        && Some(name) == cr.metadata.name.as_ref()
+                })
+        };
+        if listed.items.iter().all(reviewed) {
+            return Ok(true);
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return Ok(false);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
 }
 
 /// Creates a request as the user and groups it names (`spec.username`, `spec.groups`), the

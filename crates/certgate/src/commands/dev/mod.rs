@@ -2,6 +2,7 @@
 //! registered in it, for development, demos and end-to-end tests. Not for production.
 
 mod demo;
+mod issuers;
 mod webhook;
 
 use std::net::SocketAddr;
@@ -85,6 +86,8 @@ pub enum DevError {
     Webhook(String),
     #[error("--controllers: {0}")]
     Controllers(String),
+    #[error("cannot register cert-manager's issuer kinds in the sandbox: {0}")]
+    Issuers(String),
     #[error("the demo failed: {0}")]
     Demo(String),
     #[error("cannot start the async runtime: {0}")]
@@ -123,10 +126,13 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
             )
         };
         let kubeconfig = sandbox.kubeconfig();
+        issuers::register(&client(&kubeconfig, None).await?).await?;
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let controllers_task = tokio::spawn(crate::commands::controller::run(
             client(&kubeconfig, None).await?,
             controllers.clone(),
+            crate::commands::controller::Settings::default(),
+            std::sync::Arc::new(crate::commands::controller::metrics::ControllerMetrics::default()),
             until_stopped(stopped),
         ));
         if args.demo {
@@ -135,7 +141,9 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
                 "certgate sandbox API server (development only) at https://{}\n",
                 sandbox.address
             );
-            let demonstrated = demo::run(&kubeconfig, out).await;
+            let approver_running =
+                controllers.contains(&crate::commands::controller::approver::NAME);
+            let demonstrated = demo::run(&kubeconfig, approver_running, out).await;
             // Without a kubeconfig to explore the result with, the demonstration is all.
             if demonstrated.is_err() || args.kubeconfig_out.is_none() {
                 let _ = stop.send(true);

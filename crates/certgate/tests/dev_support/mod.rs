@@ -1,0 +1,206 @@
+//! The `certgate dev` harness of the end-to-end tests: a running sandbox with certgate's
+//! webhook and controllers, driven by the real `kubectl` (which must be installed: the tests
+//! fail loudly without it, they never skip).
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+/// A running `certgate dev` and a kubeconfig for it.
+pub struct Dev {
+    child: Child,
+    _dir: tempfile::TempDir,
+    pub kubeconfig: PathBuf,
+}
+
+pub const USERS: &str =
+    "users:\n- token: bob-token\n  username: bob\n  uid: \"1002\"\n  groups: [approvers]\n";
+
+impl Dev {
+    pub fn start() -> Dev {
+        Dev::start_with(&[])
+    }
+
+    /// `certgate dev` with extra flags.
+    pub fn start_with(flags: &[&str]) -> Dev {
+        let dir = tempfile::tempdir().unwrap();
+        let users = dir.path().join("users.yaml");
+        std::fs::write(&users, USERS).unwrap();
+        let mut all = vec!["--users", users.to_str().unwrap()];
+        all.extend_from_slice(flags);
+        let (child, kubeconfig, printed) = spawn_dev(dir.path(), &all);
+        if !flags.contains(&"--no-webhook") {
+            assert!(printed.contains("certgate webhook at https://127.0.0.1:"), "{printed}");
+        }
+        Dev { child, _dir: dir, kubeconfig }
+    }
+
+    /// Runs the real kubectl; fails loudly when it is not installed.
+    pub fn kubectl(&self, args: &[&str], input: Option<&str>) -> Output {
+        use std::io::Write;
+        let mut child = Command::new("kubectl")
+            .arg("--kubeconfig")
+            .arg(&self.kubeconfig)
+            .args(args)
+            .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|err| {
+                panic!("kubectl is required for the end-to-end tests and is part of this machine image, but could not be run: {err}")
+            });
+        if let Some(input) = input {
+            child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        }
+        child.wait_with_output().unwrap()
+    }
+
+    pub fn ok(&self, args: &[&str]) -> String {
+        self.ok_with(args, None)
+    }
+
+    pub fn ok_with(&self, args: &[&str], input: Option<&str>) -> String {
+        let output = self.kubectl(args, input);
+        assert!(
+            output.status.success(),
+            "kubectl {} failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    }
+
+    /// The examples' namespaces, cert-manager's ClusterIssuer kind (approvals are checked
+    /// against the signer's resource, which must exist), and RBAC for team-a and the
+    /// approvers group to create and update CertificateRequests.
+    pub fn prepare_requests(&self) {
+        self.ok(&["apply", "-f", examples().join("namespaces.yaml").to_str().unwrap()]);
+        self.ok(&["apply", "-f", cluster_issuer_crd().to_str().unwrap()]);
+        self.ok_with(&["apply", "-f", "-"], Some(REQUESTERS));
+    }
+
+    /// `approve` on the signers of every ClusterIssuer for bob, as cert-manager's documentation
+    /// grants it (kubectl's generator only knows served resources, and signers are not one).
+    pub fn grant_bob_approve_on_cluster_issuers(&self) {
+        self.ok_with(
+            &["apply", "-f", "-"],
+            Some(
+                "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: signer-approver\n\
+                 rules:\n- apiGroups: [cert-manager.io]\n  resources: [signers]\n  verbs: [approve]\n\
+                 \x20 resourceNames: [\"clusterissuers.cert-manager.io/*\"]\n",
+            ),
+        );
+        self.ok(&[
+            "create",
+            "clusterrolebinding",
+            "bob-approves",
+            "--clusterrole=signer-approver",
+            "--user=bob",
+        ]);
+    }
+
+    /// Creates `manifest` as `user` with `groups` (kubectl's impersonation), as that requester
+    /// would; the webhook stamps that identity.
+    pub fn create_as(&self, user: &str, groups: &[&str], manifest: &str) {
+        let mut args = vec!["create", "--as", user];
+        for group in groups {
+            args.extend(["--as-group", group]);
+        }
+        args.extend(["-f", "-"]);
+        self.ok_with(&args, Some(manifest));
+    }
+
+    /// A kubeconfig like the admin's, authenticating with `token` instead.
+    pub fn kubeconfig_for(&self, token: &str) -> PathBuf {
+        let admin = std::fs::read_to_string(&self.kubeconfig).unwrap();
+        let start = admin.find("token: ").unwrap() + "token: ".len();
+        let end = start + admin[start..].find('\n').unwrap();
+        let path = self.kubeconfig.with_file_name(format!("kubeconfig-{token}"));
+        std::fs::write(&path, format!("{}{token}{}", &admin[..start], &admin[end..])).unwrap();
+        path
+    }
+
+    /// Runs `certgate <args>`; returns (exit code, standard output).
+    pub fn certgate(&self, kubeconfig: &Path, args: &[&str]) -> (i32, String) {
+        let output = Command::new(env!("CARGO_BIN_EXE_certgate"))
+            .args(args)
+            .arg("--kubeconfig")
+            .arg(kubeconfig)
+            .output()
+            .unwrap();
+        (output.status.code().unwrap(), String::from_utf8(output.stdout).unwrap())
+    }
+
+    /// kubectl's standard error; panics when it succeeded.
+    pub fn fails(&self, args: &[&str], input: Option<&str>) -> String {
+        let output = self.kubectl(args, input);
+        assert!(!output.status.success(), "kubectl {} should have failed", args.join(" "));
+        String::from_utf8(output.stderr).unwrap()
+    }
+}
+
+impl Drop for Dev {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").arg(self.child.id().to_string()).status();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `certgate dev --listen 127.0.0.1:0 --kubeconfig-out DIR/kubeconfig FLAGS...` and
+/// waits for its usage text, which ends once the API server (and the webhook, unless
+/// `--no-webhook`) listens and the kubeconfig is written. Returns the process, the
+/// kubeconfig's path and what it printed.
+pub fn spawn_dev(dir: &Path, flags: &[&str]) -> (Child, PathBuf, String) {
+    let kubeconfig = dir.join("kubeconfig");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_certgate"))
+        .args(["dev", "--listen", "127.0.0.1:0", "--kubeconfig-out"])
+        .arg(&kubeconfig)
+        .args(flags)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut printed = String::new();
+    for line in BufReader::new(stdout).lines() {
+        let line = line.unwrap();
+        printed.push_str(&line);
+        printed.push('\n');
+        if line.starts_with("Stop with Ctrl-C") {
+            break;
+        }
+    }
+    assert!(printed.contains("kubeconfig (admin, system:masters) written to"), "{printed}");
+    (child, kubeconfig, printed)
+}
+
+pub fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+/// The first CertificateRequest of the DNS example, without the identity the example shows.
+pub fn request(name: &str) -> String {
+    let all = std::fs::read_to_string(examples().join("dns/requests.yaml")).unwrap();
+    let csr = all.lines().find_map(|l| l.trim().strip_prefix("request: ")).unwrap().to_owned();
+    format!(
+        "apiVersion: cert-manager.io/v1\nkind: CertificateRequest\nmetadata:\n  name: {name}\n  namespace: payments\n\
+         spec:\n  issuerRef:\n    group: cert-manager.io\n    kind: ClusterIssuer\n    name: internal-ca\n\
+         \x20 duration: 24h0m0s\n  usages: [digital signature, key encipherment, server auth]\n  request: {csr}\n"
+    )
+}
+
+pub const REQUESTERS: &str = "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: requester\n\
+rules:\n- apiGroups: [cert-manager.io]\n  resources: [certificaterequests]\n  verbs: [create, get, list, update, patch]\n\
+- apiGroups: [cert-manager.io]\n  resources: [certificaterequests/status]\n  verbs: [get, update, patch]\n---\n\
+apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: requesters\n\
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: requester}\n\
+subjects:\n- {apiGroup: rbac.authorization.k8s.io, kind: Group, name: team-a}\n\
+- {apiGroup: rbac.authorization.k8s.io, kind: Group, name: approvers}\n";
+
+/// cert-manager's ClusterIssuer CRD, as a cluster with cert-manager has it: approvals are
+/// checked against the signer's resource, which must exist.
+pub fn cluster_issuer_crd() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/upstream-crds/cert-manager.io_clusterissuers.yaml")
+}
