@@ -8,14 +8,14 @@
 //! this file. `UPDATE_GOLDEN=1` rewrites `deploy/base/crd.yaml` from `certgate crds`.
 
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command};
 
 use certgate_webhook::registration::{self, Endpoint};
 use serde_json::{Value, json};
 
 mod dev_support;
+use dev_support::kubectl;
 
 /// The repository root.
 fn repo() -> PathBuf {
@@ -36,27 +36,6 @@ const IMAGE: &str = "ghcr.io/certgate/certgate";
 const CRP_CRD: &str = "certificaterequestpolicies.policy.cert-manager.io";
 const POLICY_CONFIGURATION: &str = "certgate-approver-policy";
 const CERT_MANAGER_CONFIGURATION: &str = "certgate-cert-manager-webhook";
-
-/// Runs the real kubectl; fails loudly when it is not installed.
-fn kubectl(kubeconfig: Option<&Path>, args: &[&str], input: Option<&str>) -> Output {
-    let mut command = Command::new("kubectl");
-    if let Some(kubeconfig) = kubeconfig {
-        command.arg("--kubeconfig").arg(kubeconfig);
-    }
-    let mut child = command
-        .args(args)
-        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|err| {
-            panic!("kubectl is required for the end-to-end tests and is part of this machine image, but could not be run: {err}")
-        });
-    if let Some(input) = input {
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    }
-    child.wait_with_output().unwrap()
-}
 
 fn kubectl_ok(kubeconfig: Option<&Path>, args: &[&str], input: Option<&str>) -> String {
     let output = kubectl(kubeconfig, args, input);

@@ -36,24 +36,9 @@ impl Dev {
         Dev { child, _dir: dir, kubeconfig }
     }
 
-    /// Runs the real kubectl; fails loudly when it is not installed.
+    /// Runs the real kubectl with this sandbox's admin kubeconfig.
     pub fn kubectl(&self, args: &[&str], input: Option<&str>) -> Output {
-        use std::io::Write;
-        let mut child = Command::new("kubectl")
-            .arg("--kubeconfig")
-            .arg(&self.kubeconfig)
-            .args(args)
-            .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|err| {
-                panic!("kubectl is required for the end-to-end tests and is part of this machine image, but could not be run: {err}")
-            });
-        if let Some(input) = input {
-            child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-        }
-        child.wait_with_output().unwrap()
+        kubectl(Some(&self.kubeconfig), args, input)
     }
 
     pub fn ok(&self, args: &[&str]) -> String {
@@ -145,6 +130,29 @@ impl Drop for Dev {
         let _ = Command::new("kill").arg(self.child.id().to_string()).status();
         let _ = self.child.wait();
     }
+}
+
+/// Runs the real kubectl (with `kubeconfig` when given, `input` on standard input); fails
+/// loudly when it is not installed.
+pub fn kubectl(kubeconfig: Option<&Path>, args: &[&str], input: Option<&str>) -> Output {
+    use std::io::Write;
+    let mut command = Command::new("kubectl");
+    if let Some(kubeconfig) = kubeconfig {
+        command.arg("--kubeconfig").arg(kubeconfig);
+    }
+    let mut child = command
+        .args(args)
+        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|err| {
+            panic!("kubectl is required for the end-to-end tests and is part of this machine image, but could not be run: {err}")
+        });
+    if let Some(input) = input {
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    }
+    child.wait_with_output().unwrap()
 }
 
 /// Starts `certgate dev --listen 127.0.0.1:0 --kubeconfig-out DIR/kubeconfig FLAGS...` and

@@ -29,23 +29,9 @@ impl Sandbox {
         Sandbox { child, dir, kubeconfig }
     }
 
-    /// Runs the real kubectl; fails loudly when it is not installed.
+    /// Runs the real kubectl with the sandbox's admin kubeconfig.
     pub fn kubectl(&self, args: &[&str], input: Option<&str>) -> Output {
-        let mut child = Command::new("kubectl")
-            .arg("--kubeconfig")
-            .arg(&self.kubeconfig)
-            .args(args)
-            .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|err| {
-                panic!("kubectl is required for the end-to-end tests and is part of this machine image, but could not be run: {err}")
-            });
-        if let Some(input) = input {
-            child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-        }
-        child.wait_with_output().unwrap()
+        crate::dev_support::kubectl(Some(&self.kubeconfig), args, input)
     }
 
     /// kubectl's standard output; panics when it fails.
