@@ -37,7 +37,7 @@ pub enum AuthorizerMode {
     #[default]
     Sar,
     /// Evaluate the watched RBAC objects in memory: no API round trip, but only RBAC
-    /// counts (not webhook or Node authorizers, nor system:masters from client certificates).
+    /// counts (and system:masters), not webhook or Node authorizers.
     Local,
 }
 
