@@ -120,7 +120,7 @@ pub fn run(
         let namespace = args.namespace.clone().unwrap_or(default_namespace);
         let api: Api<CertificateRequest> = Api::namespaced(client, &namespace);
         let mut request = api.get(&name).await.map_err(server_error)?;
-        let now = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string();
+        let now = crate::commands::now_rfc3339();
         decide(&mut request.status, decision, &args.reason, &message, &now)
             .map_err(|err| DecideError::Usage(err.to_string()))?;
         let updated = api

@@ -280,7 +280,7 @@ async fn review_and_write<E: Effects>(
             )
         }
     };
-    let now = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string();
+    let now = crate::commands::now_rfc3339();
     let outcome = outcome::after_review(&review.outcome, &now);
     let name = describe(cr);
     if let Some(condition) = &outcome.condition {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use certgate_api::CertificateRequest;
-use certgate_api::certificate_request::manual::decided;
+use certgate_api::certificate_request::manual::{ManualDecision, decide, decided};
 use futures_util::StreamExt as _;
 use kube::api::{Api, PostParams};
 use kube::runtime::controller::{Action, Config, Controller};
@@ -19,7 +19,7 @@ use kube::{Client, Resource as _};
 
 use super::Settings;
 use super::metrics::ControllerMetrics;
-use super::outcome::{BUILTIN_MESSAGE, BUILTIN_REASON, builtin_approval};
+use super::outcome::{BUILTIN_MESSAGE, BUILTIN_REASON};
 
 /// The controller's name, as `--controllers` and the metrics name it.
 pub const NAME: &str = "builtin-approver";
@@ -93,13 +93,12 @@ async fn reconcile(
     // A status update of the object as cached: a stale copy fails with a conflict and is
     // retried from the newer one the watch brings, as upstream's update does.
     let mut updated = CertificateRequest::clone(&cr);
-    let now = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string();
-    let conditions =
-        updated.status.get_or_insert_with(Default::default).conditions.get_or_insert_with(Vec::new);
-    let approval = builtin_approval(&now);
-    match conditions.iter_mut().find(|c| c.type_ == approval.type_) {
-        Some(existing) => *existing = approval,
-        None => conditions.push(approval),
+    // `wants_approval` checked that the request is undecided, which is all `decide` refuses.
+    let now = crate::commands::now_rfc3339();
+    if decide(&mut updated.status, ManualDecision::Approve, BUILTIN_REASON, BUILTIN_MESSAGE, &now)
+        .is_err()
+    {
+        return Ok(Action::await_change());
     }
     let api: Api<CertificateRequest> = Api::namespaced(context.client.clone(), &namespace);
     api.replace_status(&name, &PostParams::default(), &updated)
@@ -156,6 +155,19 @@ mod tests {
             ..Default::default()
         });
         cr
+    }
+
+    #[test]
+    fn the_approval_is_cert_managers() {
+        let mut status = None;
+        decide(&mut status, ManualDecision::Approve, BUILTIN_REASON, BUILTIN_MESSAGE, "t").unwrap();
+        let condition = &status.unwrap().conditions.unwrap()[0];
+        assert_eq!(condition.type_, "Approved");
+        assert_eq!(condition.reason.as_deref(), Some("cert-manager.io"));
+        assert_eq!(
+            condition.message.as_deref(),
+            Some("Certificate request has been approved by cert-manager.io")
+        );
     }
 
     #[test]

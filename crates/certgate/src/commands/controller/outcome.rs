@@ -79,17 +79,6 @@ pub fn after_review(outcome: &Result<Decision, ReviewError>, now: &str) -> Outco
     }
 }
 
-/// The built-in approver's condition, stamped `now`.
-pub fn builtin_approval(now: &str) -> CertificateRequestCondition {
-    CertificateRequestCondition {
-        type_: "Approved".to_owned(),
-        status: "True".to_owned(),
-        reason: Some(BUILTIN_REASON.to_owned()),
-        message: Some(BUILTIN_MESSAGE.to_owned()),
-        last_transition_time: Some(now.to_owned()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,16 +156,5 @@ mod tests {
             }
         );
         assert_eq!(outcome.result, "error");
-    }
-
-    #[test]
-    fn the_builtin_approval_is_cert_managers() {
-        let condition = builtin_approval(NOW);
-        assert_eq!(condition.type_, "Approved");
-        assert_eq!(condition.reason.as_deref(), Some("cert-manager.io"));
-        assert_eq!(
-            condition.message.as_deref(),
-            Some("Certificate request has been approved by cert-manager.io")
-        );
     }
 }
