@@ -38,6 +38,11 @@ pub enum Command {
     /// Deny a CertificateRequest by hand (as `cmctl deny`).
     #[command(long_about = DENY_LONG_ABOUT)]
     Deny(crate::commands::decide::DecideArgs),
+    /// OCM hub templates offline: resolve a Policy's {{hub ... hub}} templates for a cluster.
+    Template(crate::commands::template::TemplateArgs),
+    /// Client-certificate revocation for Contour HTTPProxies: inspect CRLs, verify a client, check.
+    #[command(long_about = crate::commands::crl::CRL_LONG_ABOUT)]
+    Crl(crate::commands::crl::CrlArgs),
 }
 
 const CONTROLLER_LONG_ABOUT: &str = "\

@@ -59,6 +59,22 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Approve(args) => Ok(decide_command(&args, ManualDecision::Approve, &mut stdout)),
         Command::Deny(args) => Ok(decide_command(&args, ManualDecision::Deny, &mut stdout)),
+        Command::Template(args) => {
+            let certgate::commands::template::TemplateCommand::Resolve(args) = args.command;
+            let stdin = std::io::stdin().lock();
+            let mut stderr = std::io::stderr().lock();
+            let status =
+                certgate::commands::template::run_resolve(&args, stdin, &mut stdout, &mut stderr)?;
+            stdout.flush()?;
+            Ok(ExitCode::from(status))
+        }
+        Command::Crl(args) => {
+            let stdin = std::io::stdin().lock();
+            let mut stderr = std::io::stderr().lock();
+            let status = certgate::commands::crl::run(&args, stdin, &mut stdout, &mut stderr)?;
+            stdout.flush()?;
+            Ok(ExitCode::from(status))
+        }
     }
 }
 

@@ -3,10 +3,12 @@
 pub mod check;
 pub mod controller;
 pub mod crds;
+pub mod crl;
 pub mod decide;
 pub mod dev;
 pub mod explain;
 pub mod live_review;
+pub mod template;
 pub mod webhook;
 pub mod webhook_serving;
 

@@ -25,8 +25,21 @@ pub struct Loaded {
 /// parse is skipped after recording its error and the others are still read, so one run
 /// reports every problem.
 pub fn load(args: &[PathBuf], stdin: impl Read) -> Result<Loaded, LoadErrors> {
-    let files = expand(args).map_err(LoadErrors)?;
     let mut loaded = Loaded { inputs: Inputs::default(), ignored: Vec::new() };
+    for_each_input(args, stdin, |name, text, errors| load_text(name, text, &mut loaded, errors))?;
+    Ok(loaded)
+}
+
+/// Reads every input of `args` (`-` is `stdin`, directories are searched) and hands each
+/// one's name and text to `each`, which records its own problems in the error list. A file
+/// that fails to read is recorded and the others are still read, so one run reports every
+/// problem; any problem makes the whole call fail.
+pub fn for_each_input(
+    args: &[PathBuf],
+    stdin: impl Read,
+    mut each: impl FnMut(&str, &str, &mut Vec<LoadError>),
+) -> Result<(), LoadErrors> {
+    let files = expand(args).map_err(LoadErrors)?;
     let mut errors = Vec::new();
     let mut stdin = Some(stdin);
     for file in files {
@@ -46,11 +59,11 @@ pub fn load(args: &[PathBuf], stdin: impl Read) -> Result<Loaded, LoadErrors> {
             }
         };
         match text {
-            Ok(text) => load_text(&name, &text, &mut loaded, &mut errors),
+            Ok(text) => each(&name, &text, &mut errors),
             Err(err) => errors.push(err),
         }
     }
-    if errors.is_empty() { Ok(loaded) } else { Err(LoadErrors(errors)) }
+    if errors.is_empty() { Ok(()) } else { Err(LoadErrors(errors)) }
 }
 
 /// Adds the objects of one input's text (YAML or JSON documents) to `loaded`.

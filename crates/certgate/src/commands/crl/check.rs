@@ -1,0 +1,143 @@
+//! `certgate crl check`: HTTPProxies with their Secrets and TLSCertificateDelegations, checked
+//! offline as Contour would (certgate-ingress), with certgate-crl's deeper CRL checks plugged
+//! into the inspector seam as warnings.
+
+use std::io::{Read, Write};
+
+use certgate_crl::{
+    CaBundle, CheckOptions as CrlCheckOptions, CrlBundle, Limits, RevocationMode, Timestamp,
+    Warning, check_bundle,
+};
+use certgate_ingress::{CheckOptions, CheckResult, CrlContext, check};
+use serde::Serialize;
+
+use super::error::{CrlError, InputError};
+use super::input::{load_manifests, now_or};
+use super::output::{Format, write_json};
+use super::{CheckArgs, Outcome};
+
+/// The documented JSON shape: only `results` (objects that could not be read are input
+/// errors, reported on stderr with exit status 2).
+#[derive(Serialize)]
+struct Report<'a> {
+    results: &'a [CheckResult],
+}
+
+/// Runs `check`; returns 1 when any HTTPProxy is invalid, 0 otherwise (warnings do not count,
+/// as they do not change Contour's status).
+pub fn run(
+    args: &CheckArgs,
+    stdin: impl Read,
+    stdout: &mut dyn Write,
+) -> Result<Outcome, CrlError> {
+    let objects = match load_manifests(&args.files, stdin) {
+        Ok(objects) => objects,
+        Err(err) => return Ok(Err(vec![err])),
+    };
+    let now = now_or(args.at);
+    let inspector = |context: &CrlContext<'_>| inspect(context, now);
+    let options =
+        CheckOptions { transition_time: Some(now.to_string()), ..CheckOptions::default() };
+    let report = check(&objects, &inspector, &options);
+    if !report.skipped.is_empty() {
+        return Ok(Err(report.skipped.into_iter().map(InputError::Unusable).collect()));
+    }
+    if report.results.is_empty() {
+        return Ok(Err(vec![InputError::NoHttpProxy]));
+    }
+    match args.output {
+        Format::Json => write_json(stdout, &Report { results: &report.results })?,
+        Format::Text => write_text(stdout, &report.results)?,
+    }
+    Ok(Ok(u8::from(report.results.iter().any(|r| !r.valid))))
+}
+
+/// certgate-crl's warnings for one CRL Secret Contour accepted, checked against the CA
+/// Secret's `ca.crt` in the proxy's mode at `now`.
+fn inspect(context: &CrlContext<'_>, now: Timestamp) -> Vec<String> {
+    let limits = Limits::default();
+    let mut out = Vec::new();
+    if context.skip_client_cert_validation {
+        out.push(format!(
+            "skipClientCertValidation is true: Envoy uses ACCEPT_UNTRUSTED, so clients are served even when CRL Secret {:?} says they are revoked; set it to false for the CRL to take effect",
+            context.crl_secret.to_string()
+        ));
+    }
+    let crls = match CrlBundle::parse(context.crl_pem, &limits) {
+        Ok(crls) => crls,
+        Err(err) => {
+            out.push(format!("CRL Secret {:?}: {err}", context.crl_secret.to_string()));
+            return out;
+        }
+    };
+    let cas = match context.ca_bundle.map(|pem| CaBundle::parse(pem, &limits)) {
+        None => None,
+        Some(Ok(cas)) => Some(cas),
+        Some(Err(err)) => {
+            out.push(format!("CA bundle: {err}"));
+            return out;
+        }
+    };
+    let options = CrlCheckOptions {
+        mode: RevocationMode::from_only_verify_leaf_cert_crl(context.only_verify_leaf),
+        ..CrlCheckOptions::new(now)
+    };
+    let empty = CaBundle::default();
+    out.extend(
+        check_bundle(&crls, cas.as_ref().unwrap_or(&empty), &options)
+            .iter()
+            // Without a CA Secret there is no trusted_ca to relate the CRLs to.
+            .filter(|w| cas.is_some() || !matches!(w, Warning::IssuerNotInBundle { .. }))
+            .map(ToString::to_string),
+    );
+    out
+}
+
+fn write_text(out: &mut dyn Write, results: &[CheckResult]) -> std::io::Result<()> {
+    for result in results {
+        let verdict = if result.valid { "valid" } else { "invalid" };
+        writeln!(out, "HTTPProxy {}/{}: {verdict}", result.namespace, result.name)?;
+        for condition in result.status.conditions.iter().flatten() {
+            writeln!(
+                out,
+                "  condition {}={} ({}): {}",
+                condition.type_, condition.status, condition.reason, condition.message
+            )?;
+            for error in &condition.errors {
+                writeln!(out, "    error {} {}: {}", error.type_, error.reason, error.message)?;
+            }
+            for warning in &condition.warnings {
+                writeln!(
+                    out,
+                    "    warning {} {}: {}",
+                    warning.type_, warning.reason, warning.message
+                )?;
+            }
+        }
+        if !result.warnings.is_empty() {
+            writeln!(
+                out,
+                "  certgate warnings (Contour does not check these; the status is unchanged):"
+            )?;
+            for warning in &result.warnings {
+                writeln!(out, "    - {warning}")?;
+            }
+        }
+        if result.envoy.is_null() {
+            writeln!(
+                out,
+                "  envoy: no DownstreamTlsContext (Contour programs none for this HTTPProxy)"
+            )?;
+        } else {
+            writeln!(out, "  envoy: DownstreamTlsContext programmed; print it with -o json")?;
+        }
+    }
+    let invalid = results.iter().filter(|r| !r.valid).count();
+    let warned = results.iter().filter(|r| !r.warnings.is_empty()).count();
+    writeln!(
+        out,
+        "{} HTTPProxies: {} valid, {invalid} invalid, {warned} with warnings",
+        results.len(),
+        results.len() - invalid
+    )
+}

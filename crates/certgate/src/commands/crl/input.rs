@@ -1,0 +1,102 @@
+//! Reading inputs: PEM files (bounded, as bytes: PEM is ASCII but a wrong file should fail on
+//! size, not on encoding), manifest files through `certgate check`'s loader, and `--at`.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use certgate_crl::{Limits, Timestamp};
+use serde_json::Value;
+
+use super::error::InputError;
+use crate::commands::check::discover::{InputFile, expand};
+use crate::commands::check::documents::{Syntax, parse};
+use crate::commands::check::load::STDIN_NAME;
+use crate::commands::check::read::{read_file, read_stdin};
+use crate::commands::check::{LoadError, LoadErrors};
+
+/// Reads a PEM file, refusing anything above certgate-crl's bundle limit (reads at most one
+/// byte past it, so special files without a size are bounded too).
+pub fn read_pem(path: &Path, limits: &Limits) -> Result<Vec<u8>, InputError> {
+    let io = |source| InputError::Read { path: path.to_path_buf(), source };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let limit = limits.max_bundle_bytes;
+    let mut bytes = Vec::new();
+    let take = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    file.take(take).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() > limit {
+        return Err(InputError::TooLarge { path: path.to_path_buf(), limit });
+    }
+    Ok(bytes)
+}
+
+/// Reads several PEM files as one bundle, in order, as Envoy receives concatenated Secret
+/// data. A newline is put between files so a file without a final newline cannot glue its END
+/// line to the next BEGIN line. Every unreadable file is reported.
+pub fn read_pems(paths: &[PathBuf], limits: &Limits) -> Result<Vec<u8>, Vec<InputError>> {
+    let mut all = Vec::new();
+    let mut errors = Vec::new();
+    for path in paths {
+        match read_pem(path, limits) {
+            Ok(bytes) => {
+                all.extend_from_slice(&bytes);
+                if !bytes.ends_with(b"\n") {
+                    all.push(b'\n');
+                }
+            }
+            Err(err) => errors.push(err),
+        }
+    }
+    if errors.is_empty() { Ok(all) } else { Err(errors) }
+}
+
+/// Every object of every `-f` input, in input order, with `certgate check`'s rules (directories
+/// walked in name order, `-` for stdin, bounded UTF-8 reads, all errors collected). `List`s are
+/// left whole: certgate-ingress flattens them itself.
+pub fn load_manifests(args: &[PathBuf], stdin: impl Read) -> Result<Vec<Value>, InputError> {
+    let files = expand(args).map_err(|e| InputError::Load(LoadErrors(e)))?;
+    let mut objects = Vec::new();
+    let mut errors = Vec::new();
+    let mut stdin = Some(stdin);
+    for file in files {
+        let (name, text) = match file {
+            InputFile::Path(path) => {
+                let name = path.display().to_string();
+                let text = read_file(&path, &name);
+                (name, text)
+            }
+            InputFile::Stdin => {
+                let text = match stdin.take() {
+                    Some(reader) => read_stdin(reader, STDIN_NAME),
+                    None => Err(LoadError::StdinTwice),
+                };
+                (STDIN_NAME.to_owned(), text)
+            }
+        };
+        let text = match text {
+            Ok(text) => text,
+            Err(err) => {
+                errors.push(err);
+                continue;
+            }
+        };
+        let file: Arc<str> = Arc::from(name.as_str());
+        match parse(&file, &text, Syntax::for_name(&name)) {
+            Ok(documents) => objects.extend(documents.into_iter().map(|d| d.value)),
+            Err(err) => errors.push(err),
+        }
+    }
+    if errors.is_empty() { Ok(objects) } else { Err(InputError::Load(LoadErrors(errors))) }
+}
+
+/// clap value parser of `--at`.
+pub fn parse_at(text: &str) -> Result<Timestamp, String> {
+    chrono::DateTime::parse_from_rfc3339(text)
+        .map(|t| Timestamp::from_unix(t.timestamp()))
+        .map_err(|e| format!("{e}; write an RFC 3339 time such as 2026-06-01T00:00:00Z"))
+}
+
+/// `--at`, or the clock.
+pub fn now_or(at: Option<Timestamp>) -> Timestamp {
+    at.unwrap_or_else(|| Timestamp::from_system_time(std::time::SystemTime::now()))
+}

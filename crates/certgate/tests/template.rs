@@ -1,0 +1,118 @@
+//! `certgate template resolve` against golden files (`UPDATE_GOLDEN=1` rewrites them; see
+//! `support`), and the properties a golden file cannot show.
+
+// Shared with the check golden tests; not every helper is used here.
+#[allow(dead_code)]
+mod support;
+
+use support::{certgate, crate_dir, golden};
+
+const DIR: &str = "tests/fixtures/templates";
+
+/// `template resolve -f <fixture> --cluster cluster1 <extra...>` against its golden file.
+fn resolve_golden(golden_name: &str, fixture: &str, extra: &[&str]) -> support::Run {
+    let file = format!("{DIR}/{fixture}");
+    let mut args = vec!["template", "resolve", "-f", &file, "--cluster", "cluster1"];
+    args.extend_from_slice(extra);
+    golden(golden_name, &args)
+}
+
+#[test]
+fn the_design_example_resolves_with_the_service_accounts_permissions() {
+    let run = resolve_golden("template-design-example", "design-example.yaml", &[]);
+    assert_eq!(run.code, 0);
+}
+
+#[test]
+fn default_mode_reads_the_policy_namespace_and_the_clusters_labels() {
+    let extra = ["--cluster-label", "env=prod", "--show-reads"];
+    let run = resolve_golden("template-default-mode", "default-mode.yaml", &extra);
+    assert_eq!(run.code, 0);
+}
+
+#[test]
+fn a_restricted_read_sets_the_error_annotation_and_exits_1() {
+    let run = resolve_golden("template-restricted", "restricted.yaml", &["-o", "json"]);
+    assert_eq!(run.code, 1);
+}
+
+#[test]
+fn encrypted_values_use_the_clusters_key_and_the_existing_iv() {
+    let run = resolve_golden("template-encrypted", "encrypted.yaml", &[]);
+    assert_eq!(run.code, 0);
+}
+
+#[test]
+fn denied_functions_fail_with_upstreams_text() {
+    let policy = r#"
+apiVersion: policy.open-cluster-management.io/v1
+kind: Policy
+metadata: {name: p, namespace: policies}
+spec:
+  policy-templates:
+    - objectDefinition:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: c}
+        data:
+          home: '{{hub env "HOME" hub}}'
+          now: '{{hub now hub}}'
+"#;
+    let run = certgate(
+        &crate_dir(),
+        &[
+            "template",
+            "resolve",
+            "-f",
+            "-",
+            "--cluster",
+            "c1",
+            "--template-function-denylist",
+            "now",
+        ],
+        Some(policy),
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "error calling env: use of denylisted template function: function 'env' is considered a security risk"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = certgate(
+        &crate_dir(),
+        &[
+            "template",
+            "resolve",
+            "-f",
+            "-",
+            "--cluster",
+            "c1",
+            "--template-function-denylist",
+            "now,env",
+        ],
+        Some(&policy.replace("env \"HOME\"", "\"x\"")),
+    );
+    assert!(
+        run.stderr.contains(
+            "error calling now: use of denylisted template function: function 'now' is not allowed"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn inputs_without_a_root_policy_are_an_input_error() {
+    let run = certgate(
+        &crate_dir(),
+        &["template", "resolve", "-f", "-", "--cluster", "c1"],
+        Some("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: y}\n"),
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "error: no root Policy (policy.open-cluster-management.io/v1, without the root-policy label) in the inputs\n"
+    );
+}

@@ -1,0 +1,229 @@
+//! Call sites: how execution errors of certgate's functions get Go's position and command.
+//!
+//! gotmpl's runtime errors carry no position. After parsing, every identifier that names a
+//! function of the [`FuncMap`] is renamed to a per-site alias (`name#<site>`), and one
+//! wrapper per site is registered under that alias. A failing wrapper returns an error whose
+//! text starts with a marker naming the site; [`decode`] recovers the site, whose position
+//! and command text were recorded at parse time. Executions never re-parse: the rewritten
+//! trees and the site table are built once.
+
+use std::sync::Arc;
+
+use gotmpl::parse::{CommandNode, Expr, ListNode, Node, PipeNode, Pos, SmolStr};
+
+use super::command_text;
+use super::source::line_column;
+use crate::{FuncError, FuncMap, Value};
+
+/// Separates a function's real name from its site number in an alias.
+const ALIAS_SEPARATOR: char = '#';
+/// Starts the text of an error returned by a site wrapper; cannot occur in user text
+/// that reaches gotmpl otherwise, since functions' messages are carried after it.
+const MARKER: &str = "\u{0}certgate-site:";
+
+/// Where Go would point for one placement: line, column and node text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Place {
+    pub line: usize,
+    pub column: usize,
+    pub text: String,
+}
+
+/// One call site of a FuncMap function.
+#[derive(Clone, Debug)]
+pub(crate) struct Site {
+    /// The name the function is registered under.
+    pub function: String,
+    /// The template executing at this site (the `define` name inside a definition).
+    pub template: String,
+    /// The function's identifier (Go reports argument-count errors here).
+    pub identifier: Place,
+    /// The whole command (Go reports the function's own errors here). For a function used
+    /// as an argument (`f (g)`, `f g`), Go's command is the identifier itself.
+    pub command: Place,
+    /// The explicit arguments (Go reports type errors at the argument).
+    pub arguments: Vec<Place>,
+}
+
+/// The real name of a (possibly aliased) identifier.
+pub(crate) fn real_name(name: &str) -> &str {
+    name.rsplit_once(ALIAS_SEPARATOR).map_or(name, |(real, _)| real)
+}
+
+/// Rewrites `tree` in place (executing as `template`), appending its sites to `sites`.
+pub(crate) fn rewrite(
+    source: &str,
+    template: &str,
+    tree: &mut ListNode,
+    funcs: &FuncMap,
+    sites: &mut Vec<Site>,
+) {
+    let mut rewriter = Rewriter { source, template, funcs, sites };
+    rewriter.list(tree);
+}
+
+struct Rewriter<'a> {
+    source: &'a str,
+    template: &'a str,
+    funcs: &'a FuncMap,
+    sites: &'a mut Vec<Site>,
+}
+
+impl Rewriter<'_> {
+    fn place(&self, pos: Pos, text: String) -> Place {
+        let (line, column) = line_column(self.source, pos.offset);
+        Place { line, column, text }
+    }
+
+    fn list(&mut self, list: &mut ListNode) {
+        for node in &mut list.nodes {
+            self.node(node);
+        }
+    }
+
+    fn node(&mut self, node: &mut Node) {
+        match node {
+            Node::List(list) => self.list(list),
+            Node::Action(action) => self.pipe(&mut action.pipe),
+            Node::If(branch) | Node::Range(branch) | Node::With(branch) => {
+                self.pipe(&mut branch.pipe);
+                self.list(&mut branch.body);
+                if let Some(else_body) = &mut branch.else_body {
+                    self.list(else_body);
+                }
+            }
+            Node::Template(call) => {
+                if let Some(pipe) = &mut call.pipe {
+                    self.pipe(pipe);
+                }
+            }
+            Node::Define(define) => self.list(&mut define.body),
+            Node::Text(_) | Node::Break(_) | Node::Continue(_) => {}
+        }
+    }
+
+    fn pipe(&mut self, pipe: &mut PipeNode) {
+        for cmd in &mut pipe.commands {
+            self.command(cmd);
+        }
+    }
+
+    fn command(&mut self, cmd: &mut CommandNode) {
+        // The command's text is taken before any of its parts are renamed (nested sites
+        // print real names anyway, but the order keeps this independent of that).
+        let is_call = matches!(cmd.args.first(), Some(Expr::Identifier(_, name)) if self.funcs.contains(name));
+        if is_call {
+            let command = self.place(cmd.pos, command_text::command(self.source, cmd));
+            let arguments = cmd
+                .args
+                .iter()
+                .skip(1)
+                .map(|arg| self.place(arg.pos(), command_text::argument(self.source, arg)))
+                .collect();
+            if let Some(Expr::Identifier(pos, name)) = cmd.args.first_mut() {
+                let identifier = self.place(*pos, name.to_string());
+                *name = self.add_site(name, identifier, command, arguments);
+            }
+            for arg in cmd.args.iter_mut().skip(1) {
+                self.expr(arg);
+            }
+        } else {
+            for arg in &mut cmd.args {
+                self.expr(arg);
+            }
+        }
+    }
+
+    fn expr(&mut self, expr: &mut Expr) {
+        match expr {
+            Expr::Identifier(pos, name) if self.funcs.contains(name) => {
+                // Go evaluates a function used as an operand as its own command.
+                let place = self.place(*pos, name.to_string());
+                *name = self.add_site(name, place.clone(), place, Vec::new());
+            }
+            Expr::Pipe(_, pipe) => self.pipe(pipe),
+            Expr::Chain(_, inner, _) => self.expr(inner),
+            _ => {}
+        }
+    }
+
+    fn add_site(
+        &mut self,
+        function: &str,
+        identifier: Place,
+        command: Place,
+        arguments: Vec<Place>,
+    ) -> SmolStr {
+        let id = self.sites.len();
+        self.sites.push(Site {
+            function: function.to_owned(),
+            template: self.template.to_owned(),
+            identifier,
+            command,
+            arguments,
+        });
+        SmolStr::from(format!("{function}{ALIAS_SEPARATOR}{id}"))
+    }
+}
+
+/// The gotmpl functions to register: one wrapper per site, under its alias.
+pub(crate) fn wrappers(sites: &[Site], funcs: &FuncMap) -> gotmpl::FuncMap {
+    let mut out = gotmpl::FuncMap::new();
+    for (id, site) in sites.iter().enumerate() {
+        let Some(func) = funcs.get(&site.function).cloned() else { continue };
+        let function = site.function.clone();
+        let wrapper: gotmpl::ValueFunc = Arc::new(move |args: &[Value]| {
+            func(args).map_err(|error| gotmpl::TemplateError::Exec(encode(id, &function, &error)))
+        });
+        out.insert(format!("{}{ALIAS_SEPARATOR}{id}", site.function), wrapper);
+    }
+    out
+}
+
+/// How a site's failure is to be placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Placement {
+    /// At the command (the function's own error).
+    Command,
+    /// At the identifier (argument count).
+    Identifier,
+    /// At an argument, when it is one of the explicit ones.
+    Argument(usize),
+}
+
+fn encode(id: usize, function: &str, error: &FuncError) -> String {
+    let placement = if error.is_call_error() {
+        "c".to_owned()
+    } else if error.is_arg_count() {
+        "i".to_owned()
+    } else {
+        error.argument().map_or_else(|| "i".to_owned(), |index| format!("a{index}"))
+    };
+    format!("{MARKER}{id}:{placement}:{}", error.render(function))
+}
+
+/// A failure of a site wrapper: the site, how to place it and Go's message.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Failure {
+    pub site: usize,
+    pub placement: Placement,
+    pub message: String,
+}
+
+/// Recovers a site wrapper's failure from gotmpl's error text.
+pub(crate) fn decode(text: &str) -> Option<Failure> {
+    let rest = text.strip_prefix(MARKER)?;
+    let (site, rest) = rest.split_once(':')?;
+    let (placement, message) = rest.split_once(':')?;
+    let placement = match placement {
+        "c" => Placement::Command,
+        "i" => Placement::Identifier,
+        other => Placement::Argument(other.strip_prefix('a')?.parse().ok()?),
+    };
+    Some(Failure { site: site.parse().ok()?, placement, message: message.to_owned() })
+}
+
+/// The site of an alias (for panics, which gotmpl reports with the registered name).
+pub(crate) fn site_of_alias(alias: &str) -> Option<usize> {
+    alias.rsplit_once(ALIAS_SEPARATOR)?.1.parse().ok()
+}

@@ -1,0 +1,64 @@
+//! Go `text/template` for certgate.
+//!
+//! The template language is executed by the `gotmpl` crate (see
+//! docs/decisions/0006-go-templates.md); this crate is the only place that names it. Callers
+//! register functions in a [`FuncMap`], parse once with [`Engine::parse`] and execute the
+//! [`Parsed`] template many times. Errors render as Go's `text/template` renders them, because
+//! users script against those texts (OCM writes them into annotations).
+//!
+//! Functions run synchronously on the thread that calls [`Parsed::execute`]; callers that need
+//! per-execution state (an object reader, the set of objects read) can keep it in a
+//! thread-local for the duration of the call.
+//!
+//! # Errors as Go prints them
+//!
+//! - Parse errors: `template: <name>:<line>: <message>` ([`TemplateError::Parse`]), including
+//!   Go's parse-time checks gotmpl does not make: `function "x" not defined`,
+//!   `undefined variable "$x"`, `unexpected EOF` (missing `{{end}}`), `unexpected {{end}}`,
+//!   `unexpected {{else}}`, `expected end; found {{else}}`,
+//!   `unexpected {{else}} in define clause`. gotmpl's texts confirmed against Go's lexer and
+//!   parser and mapped: `unclosed action`, `unclosed comment`,
+//!   `comment ends before closing delimiter`, `unterminated quoted string`,
+//!   `unterminated raw quoted string`, `unterminated character constant`,
+//!   `unclosed left paren`, `unexpected right paren U+0029 ')'`,
+//!   `missing value for command`.
+//! - Errors of [`FuncMap`] functions: `template: <name>:<line>:<col>: executing "<template>" at
+//!   <<command>>: <message>` ([`TemplateError::Exec`]) with Go's placement: the command for
+//!   the function's own error (`error calling <fn>: <msg>`), the function's name for
+//!   [`FuncError::arg_count`], the argument for [`FuncError::arg_type`] with
+//!   [`FuncError::at_argument`]. A panicking function is reported as its call's error.
+//! - Bounds: [`TemplateError::Limit`] (see [`Limits`]).
+//!
+//! # Known differences from Go
+//!
+//! - Errors of builtins (`index` out of range, `printf` misuse, ...), of field evaluation and
+//!   of `{{template}}` calls carry no position: [`TemplateError::ExecUnplaced`] with gotmpl's
+//!   message (`template "x" not defined` and `wrong number of args for <fn>: ...` use Go's
+//!   words). Go would place them like function errors.
+//! - Unconfirmed or unmapped gotmpl parse texts pass through unchanged: number syntax
+//!   (`invalid number`, `invalid hex number`, ...; Go: `bad number syntax: "<text>"`), stray
+//!   characters (`unexpected character: '}'`; Go: `unexpected "}" in command` or
+//!   `unrecognized character in action: <U+...>`), `template nesting depth exceeded 100` (no
+//!   Go equivalent), and gotmpl's `expected ..., got ...` texts. `missing value for command` is
+//!   used for every empty pipeline; Go names the context (`missing value for if`).
+//! - `{{3x}}` lexes as a number and the function `x` (Go: bad number syntax), so it is
+//!   reported as `function "x" not defined`.
+//! - The execution nesting bound is gotmpl's 200 and counts `if`/`with`/`range` as well as
+//!   `template` calls (Go: 100,000 `template` calls).
+//! - Assigning an undeclared variable (`{{$x = 1}}`) is not an error (Go:
+//!   `undefined variable: $x` at execution).
+//! - A `{{define}}` nested inside another block is accepted (Go rejects it).
+
+#![forbid(unsafe_code)]
+
+mod engine;
+mod func;
+mod value;
+
+pub use engine::{Engine, EngineConfigError, Limits, Parsed, TemplateError};
+pub use func::{Func, FuncError, FuncMap};
+pub use value::{from_value, to_value, type_name};
+
+/// A template value: what functions receive and return. Go's `interface{}` of the template
+/// data (`nil`, bool, int, uint, float, string, list, map with string keys).
+pub use gotmpl::Value;

@@ -1,0 +1,70 @@
+//! Contour's resource naming: `envoy.Secretname` and `Hashname`.
+
+use ring::digest;
+
+use crate::delegation::NamespacedName;
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Contour's `Secretname`: `ns/name/<first 5 bytes of SHA-1(tls.crt) in hex>`, shortened by
+/// [`hashname`] to fewer than 60 bytes. The hash is a change marker, not a security boundary.
+pub fn secret_name(secret: &NamespacedName, tls_crt: &[u8]) -> String {
+    let sha1 = digest::digest(&digest::SHA1_FOR_LEGACY_USE_ONLY, tls_crt);
+    let short = hex(sha1.as_ref().get(..5).unwrap_or_default());
+    hashname(60, &[&secret.namespace, &secret.name, &short])
+}
+
+/// Contour's `Hashname(l, s...)`: join with `/`; while the result is not shorter than `l`,
+/// truncate elements from the last one, ending each with `-` and a short SHA-256 of the whole.
+pub fn hashname(limit: usize, parts: &[&str]) -> String {
+    const SHORT_HASH: usize = 6;
+    let joined = parts.join("/");
+    if limit > joined.len() {
+        return joined;
+    }
+    let hash = hex(digest::digest(&digest::SHA256, joined.as_bytes()).as_ref());
+    let short = &hash[..SHORT_HASH];
+    let mut owned: Vec<String> = parts.iter().map(|p| p.to_string()).collect();
+    let per_part = if parts.is_empty() { 0 } else { limit / parts.len() };
+    for index in (0..owned.len()).rev() {
+        owned[index] = truncate(per_part, &owned[index], short);
+        let joined = owned.join("/");
+        if limit > joined.len() {
+            return joined;
+        }
+    }
+    hash[..limit.min(hash.len())].to_string()
+}
+
+/// Go slices bytes; names are Kubernetes names (ASCII), but a byte-accurate cut that never
+/// panics is kept for hostile input.
+fn truncate(limit: usize, s: &str, suffix: &str) -> String {
+    if limit >= s.len() {
+        return s.to_string();
+    }
+    if limit <= suffix.len() {
+        return suffix[..limit.min(suffix.len())].to_string();
+    }
+    let keep = limit - suffix.len() - 1;
+    let head = String::from_utf8_lossy(&s.as_bytes()[..keep]);
+    format!("{head}-{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_names_are_joined() {
+        assert_eq!(hashname(60, &["default", "tls", "abcdef0123"]), "default/tls/abcdef0123");
+    }
+
+    #[test]
+    fn long_names_fit() {
+        let long = "x".repeat(80);
+        let name = hashname(60, &["ns", &long, "0123456789"]);
+        assert!(name.len() < 60, "{name}");
+    }
+}

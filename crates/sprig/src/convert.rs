@@ -1,0 +1,101 @@
+//! Type conversions: sprig's `strval`/`strslice` and spf13/cast's number rules, which every
+//! number-taking sprig function applies to its `interface{}` arguments.
+
+use certgate_gotemplate::{FuncMap, Value};
+
+use crate::args::{Arity, reg, s, str_list};
+use crate::gofmt::{format_float_g, parse_float, parse_int, sprint};
+
+/// sprig's `toString`: strings unchanged, everything else as `%v` prints it.
+pub fn strval(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.to_string(),
+        other => sprint(other),
+    }
+}
+
+/// `cast.ToInt64`: errors become 0. Floats truncate; strings parse with base 0 after a
+/// trailing `.0…` is dropped; booleans are 1/0.
+pub fn to_int64(v: &Value) -> i64 {
+    match v {
+        Value::Int(n) => *n,
+        Value::Uint(n) => *n as i64,
+        Value::Float(f) => {
+            if f.is_finite() {
+                *f as i64
+            } else {
+                i64::MIN
+            }
+        }
+        Value::Bool(b) => i64::from(*b),
+        Value::String(st) => parse_int(trim_zero_decimal(st), true).unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// cast drops a fractional part made only of zeros (`"12.00"` → `"12"`).
+fn trim_zero_decimal(st: &str) -> &str {
+    match st.split_once('.') {
+        Some((int, frac)) if !int.is_empty() && frac.chars().all(|c| c == '0') => int,
+        _ => st,
+    }
+}
+
+/// `cast.ToFloat64`: errors become 0.
+pub fn to_float64(v: &Value) -> f64 {
+    match v {
+        Value::Int(n) => *n as f64,
+        Value::Uint(n) => *n as f64,
+        Value::Float(f) => *f,
+        Value::Bool(b) => f64::from(u8::from(*b)),
+        Value::String(st) => parse_float(st).unwrap_or(0.0),
+        _ => 0.0,
+    }
+}
+
+/// sprig's `strslice`: a list's non-nil elements as strings; nil → empty; other → one string.
+pub fn strslice(v: &Value) -> Vec<String> {
+    match v {
+        Value::List(items) => {
+            items.iter().filter(|i| !matches!(i, Value::Nil)).map(strval).collect()
+        }
+        Value::Nil => Vec::new(),
+        other => vec![strval(other)],
+    }
+}
+
+/// sprig's `empty`: Go's zero value test.
+pub fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Nil => true,
+        Value::Bool(b) => !b,
+        Value::Int(n) => *n == 0,
+        Value::Uint(n) => *n == 0,
+        Value::Float(f) => *f == 0.0,
+        Value::String(st) => st.is_empty(),
+        Value::List(l) => l.is_empty(),
+        Value::Map(m) => m.is_empty(),
+        _ => false,
+    }
+}
+
+pub fn register(m: &mut FuncMap) {
+    reg(m, "toString", Arity::Exact(1), |a| Ok(s(strval(a.any(0)))));
+    reg(m, "toStrings", Arity::Exact(1), |a| Ok(str_list(strslice(a.any(0)))));
+    // Go's strconv.Atoi with the error dropped.
+    reg(m, "atoi", Arity::Exact(1), |a| Ok(Value::Int(parse_int(a.str(0)?, false).unwrap_or(0))));
+    reg(m, "int64", Arity::Exact(1), |a| Ok(Value::Int(to_int64(a.any(0)))));
+    // Go's int is 64 bits on the platforms certgate runs on.
+    reg(m, "int", Arity::Exact(1), |a| Ok(Value::Int(to_int64(a.any(0)))));
+    reg(m, "float64", Arity::Exact(1), |a| Ok(Value::Float(to_float64(a.any(0)))));
+    reg(m, "toDecimal", Arity::Exact(1), |a| Ok(Value::Int(to_decimal(a.any(0)))));
+}
+
+/// sprig's `toDecimal`: the value's text read as an octal number (`"0777"` → 511); 0 on error.
+fn to_decimal(v: &Value) -> i64 {
+    let text = match v {
+        Value::Float(f) => format_float_g(*f),
+        other => strval(other),
+    };
+    parse_int(&text, false).and_then(|_| i64::from_str_radix(&text, 8).ok()).unwrap_or(0)
+}
