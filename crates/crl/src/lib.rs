@@ -10,6 +10,8 @@
 //! - [`validate_ca_pem`]`(&[u8]) -> Result<(), ContourPemError>`: `ca.crt` check, unwrapped
 //!   (Contour prefixes `invalid CA certificate bundle: `).
 //! - [`contains_pem_header`]: Contour's header test, quirk included.
+//! - [`decode_pem_block`]: Go's `pem.Decode` for one block, for walks with other block-type rules
+//!   (Contour's `tls.crt`/`tls.key` checks).
 //!
 //! **Parsing** (`certgate crl`, checks, verdicts):
 //! - [`CrlBundle::parse`]`(&[u8], &Limits) -> Result<CrlBundle, BundleError>`: every `X509 CRL`
@@ -79,7 +81,7 @@ pub use index::{MAX_SERIAL_LEN, SerialIndex};
 pub use parse::{Crl, CrlExtension, CrlInfo, CrlNumber, RevokedEntry};
 pub use pem::{
     CERTIFICATE_LABEL, CRL_LABEL, ContourPemError, PemBlock, PemBundle, contains_pem_header,
-    parse_pem_bundle, validate_ca_pem, validate_crl_pem,
+    decode_pem_block, parse_pem_bundle, validate_ca_pem, validate_crl_pem,
 };
 pub use sigalg::SignatureAlgorithm;
 pub use time::Timestamp;

@@ -127,6 +127,23 @@ pub fn parse_pem_bundle(data: &[u8], limits: &Limits) -> Result<PemBundle, Bundl
     Ok(bundle)
 }
 
+/// Go's `pem.Decode` for a single block: the first well-formed block of `data` and the rest of
+/// `data` after its END line, or `None` when no well-formed block remains (Go's `nil, data`).
+/// Malformed candidate blocks are skipped, as Go does. This is the walker behind
+/// [`validate_crl_pem`], [`validate_ca_pem`] and [`parse_pem_bundle`], exposed for callers with
+/// their own block-type rules (e.g. Contour's TLS Secret check of `tls.crt` and `tls.key`), which
+/// loop `while contains_pem_header(rest)` as Contour does. [`PemBlock::offset`] is relative to
+/// `data`, and the label is converted lossily to UTF-8.
+pub fn decode_pem_block(data: &[u8]) -> Option<(PemBlock, &[u8])> {
+    let decoded = decode_next(data, true, &mut |_| {})?;
+    let block = PemBlock {
+        label: String::from_utf8_lossy(decoded.label).into_owned(),
+        der: decoded.der,
+        offset: decoded.begin,
+    };
+    Some((block, data.get(decoded.rest_start..).unwrap_or_default()))
+}
+
 pub(crate) struct Decoded<'a> {
     label: &'a [u8],
     /// The decoded body (empty unless asked for).
@@ -159,48 +176,58 @@ pub(crate) fn decode_next<'a>(
         };
         let after_begin = begin + BEGIN.len();
         match decode_at(data, after_begin) {
-            Some((label, body, rest_start)) => {
+            Ok(candidate) => {
                 // Go skips blocks whose body does not decode.
                 let der = if want_der {
-                    decode_base64(body)
+                    decode_base64(candidate.body)
                 } else {
-                    base64_is_valid(body).then(Vec::new)
+                    base64_is_valid(candidate.body).then(Vec::new)
                 };
                 if let Some(der) = der {
-                    return Some(Decoded { label, der, begin, rest_start });
+                    return Some(Decoded {
+                        label: candidate.label,
+                        der,
+                        begin,
+                        rest_start: candidate.rest_start,
+                    });
                 }
                 skipped(begin);
-                pos = body_start_hint(data, after_begin);
+                pos = candidate.resume;
             }
-            None => {
+            Err(resume) => {
                 skipped(begin);
-                pos = body_start_hint(data, after_begin);
+                pos = resume;
             }
         }
     }
 }
 
-/// Where Go resumes after a malformed candidate: just past its type line.
-fn body_start_hint(data: &[u8], after_begin: usize) -> usize {
-    let rest = data.get(after_begin..).unwrap_or_default();
-    match rest.iter().position(|b| *b == b'\n') {
-        Some(i) => after_begin + i + 1,
-        None => data.len(),
-    }
+/// A candidate block whose framing is well formed (its body may still fail to decode).
+struct Candidate<'a> {
+    label: &'a [u8],
+    /// The raw base64 body, between the headers and the END line.
+    body: &'a [u8],
+    /// Offset after the END line, where the next block is searched.
+    rest_start: usize,
+    /// Where the search resumes if the body is rejected: just past the header lines.
+    resume: usize,
 }
 
-/// Parses one candidate block whose `-----BEGIN ` ends at `after_begin`. Returns the label,
-/// the raw base64 body and the offset after the END line.
-fn decode_at(data: &[u8], after_begin: usize) -> Option<(&[u8], &[u8], usize)> {
-    let rest = data.get(after_begin..)?;
+/// Parses one candidate block whose `-----BEGIN ` ends at `after_begin`. A rejected candidate
+/// gives the offset where Go resumes its search: just past the lines it consumed, i.e. the type
+/// line and any header lines (Go keeps its `rest` there and searches again from it). When the
+/// data ends inside the header lines, Go gives up on the whole input; resuming at the end of the
+/// data has the same effect.
+fn decode_at(data: &[u8], after_begin: usize) -> Result<Candidate<'_>, usize> {
+    let rest = data.get(after_begin..).ok_or(data.len())?;
     let (type_line, mut cursor) = get_line(rest);
-    let label = type_line.strip_suffix(DASHES)?;
+    let label = type_line.strip_suffix(DASHES).ok_or(after_begin + cursor)?;
     // Headers: "Key: value" lines until the first line without a colon.
     let mut had_headers = false;
     loop {
-        let remaining = rest.get(cursor..)?;
+        let remaining = rest.get(cursor..).unwrap_or_default();
         if remaining.is_empty() {
-            return None;
+            return Err(data.len());
         }
         let (line, next) = get_line(remaining);
         if !line.contains(&b':') {
@@ -209,40 +236,47 @@ fn decode_at(data: &[u8], after_begin: usize) -> Option<(&[u8], &[u8], usize)> {
         had_headers = true;
         cursor += next;
     }
-    let body_rest = rest.get(cursor..)?;
+    // From here on, a rejection resumes just past the headers.
+    let resume = after_begin + cursor;
+    let body_rest = rest.get(cursor..).ok_or(resume)?;
     let (end_index, trailer_index) = if !had_headers && body_rest.starts_with(&END[1..]) {
         (0, END.len() - 1)
     } else {
-        let i = find(body_rest, END)?;
+        let i = find(body_rest, END).ok_or(resume)?;
         (i, i + END.len())
     };
-    let trailer = body_rest.get(trailer_index..)?;
+    let trailer = body_rest.get(trailer_index..).ok_or(resume)?;
     let trailer_len = label.len() + DASHES.len();
-    let (end_type, rest_of_end_line) = (trailer.get(..trailer_len)?, trailer.get(trailer_len..)?);
+    let end_type = trailer.get(..trailer_len).ok_or(resume)?;
+    let rest_of_end_line = trailer.get(trailer_len..).ok_or(resume)?;
     if !end_type.starts_with(label) || !end_type.ends_with(DASHES) {
-        return None;
+        return Err(resume);
     }
     let (tail, _) = get_line(rest_of_end_line);
     if !tail.is_empty() {
-        return None;
+        return Err(resume);
     }
-    let body = body_rest.get(..end_index)?;
-    // Resume after the END line.
+    let body = body_rest.get(..end_index).ok_or(resume)?;
+    // Resume after the END line (`- 1`: an empty body matched the END marker without its
+    // leading newline).
     let end_line_start = end_index + END.len() - 1;
-    let after_end = body_rest.get(end_line_start..)?;
+    let after_end = body_rest.get(end_line_start..).ok_or(resume)?;
     let (_, consumed) = get_line(after_end);
-    Some((label, body, after_begin + cursor + end_line_start + consumed))
+    Ok(Candidate { label, body, rest_start: resume + end_line_start + consumed, resume })
 }
 
-/// Go's `getLine`: the line without its `\n`, right-trimmed of spaces, tabs and `\r`, and the
-/// number of bytes consumed.
+/// Go's `getLine`: the line up to its `\n`, without at most one `\r` right before that `\n`
+/// (none on a last line without `\n`), then right-trimmed of spaces and tabs only; and the
+/// number of bytes consumed (including the `\n`).
 fn get_line(data: &[u8]) -> (&[u8], usize) {
     let (line, consumed) = match data.iter().position(|b| *b == b'\n') {
-        Some(i) => (data.get(..i).unwrap_or_default(), i + 1),
+        Some(i) => {
+            let line = data.get(..i).unwrap_or_default();
+            (line.strip_suffix(b"\r").unwrap_or(line), i + 1)
+        }
         None => (data, data.len()),
     };
-    let trimmed_len =
-        line.iter().rposition(|b| !matches!(b, b' ' | b'\t' | b'\r')).map_or(0, |i| i + 1);
+    let trimmed_len = line.iter().rposition(|b| !matches!(b, b' ' | b'\t')).map_or(0, |i| i + 1);
     (line.get(..trimmed_len).unwrap_or_default(), consumed)
 }
 

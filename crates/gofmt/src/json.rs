@@ -4,6 +4,8 @@ use std::fmt::Write as _;
 
 use serde_json::{Number, Value};
 
+use crate::float::json_float;
+
 /// Go's `encoding/json.Marshal` of a value: compact, object keys sorted by bytes (Go sorts
 /// map keys), `<`, `>`, `&`, U+2028 and U+2029 escaped as `\u003c` etc., floats formatted
 /// as Go formats `float64`.
@@ -21,13 +23,13 @@ pub fn json(v: &Value) -> String {
         match step {
             Step::Lit(s) => out.push_str(s),
             Step::Key(k) => {
-                push_string(&mut out, k);
+                push_json_string(&mut out, k, JsonEscape::MARSHAL);
                 out.push(':');
             }
             Step::Value(Value::Null) => out.push_str("null"),
             Step::Value(Value::Bool(b)) => out.push_str(if *b { "true" } else { "false" }),
             Step::Value(Value::Number(n)) => push_number(&mut out, n),
-            Step::Value(Value::String(s)) => push_string(&mut out, s),
+            Step::Value(Value::String(s)) => push_json_string(&mut out, s, JsonEscape::MARSHAL),
             Step::Value(Value::Array(items)) => {
                 out.push('[');
                 stack.push(Step::Lit("]"));
@@ -56,8 +58,27 @@ pub fn json(v: &Value) -> String {
     out
 }
 
-/// A JSON string with Go's `HTMLEscape`-enabled escaping.
-fn push_string(out: &mut String, s: &str) {
+/// How [`push_json_string`] escapes a string, i.e. which `encoding/json` encoder it mimics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JsonEscape {
+    /// Escape `<`, `>` and `&` as `\u003c`, `\u003e`, `\u0026`: `json.Marshal` and an
+    /// `Encoder` with the default `SetEscapeHTML(true)`; `false` is `SetEscapeHTML(false)`.
+    pub html: bool,
+    /// Write U+0008 and U+000C as `\b` and `\f`, as Go 1.22 and later do; `false` gives the
+    /// `\u0008` and `\u000c` of earlier Go releases.
+    pub short_b_f: bool,
+}
+
+impl JsonEscape {
+    /// `json.Marshal` of current Go (1.22 and later): what [`json()`] writes.
+    pub const MARSHAL: Self = Self { html: true, short_b_f: true };
+}
+
+/// Appends `s` as a JSON string literal, escaped as Go's `encoding/json` encoder does:
+/// `"`, `\\`, `\n`, `\r`, `\t`, other control characters as `\u00XX` (U+0008 and U+000C
+/// per [`JsonEscape::short_b_f`]), U+2028 and U+2029 always as `\u2028` / `\u2029`, `<`,
+/// `>`, `&` per [`JsonEscape::html`]; DEL and everything else as is.
+pub fn push_json_string(out: &mut String, s: &str, escape: JsonEscape) {
     out.push('"');
     for c in s.chars() {
         match c {
@@ -66,10 +87,12 @@ fn push_string(out: &mut String, s: &str) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            // Go 1.22 and later use the short forms for these two.
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
+            '\u{8}' if escape.short_b_f => out.push_str("\\b"),
+            '\u{c}' if escape.short_b_f => out.push_str("\\f"),
+            '<' | '>' | '&' if escape.html => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            '\u{2028}' | '\u{2029}' => {
                 let _ = write!(out, "\\u{:04x}", u32::from(c));
             }
             _ if c < ' ' => {
@@ -81,28 +104,14 @@ fn push_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// Integers as written; floats as Go's `float64` encoder: shortest round-trip digits,
-/// plain notation for 1e-6 <= |f| < 1e21, otherwise `1e+21` / `1e-7` exponent form.
+/// Integers as written; floats as Go's `float64` encoder ([`crate::json_float`]).
 fn push_number(out: &mut String, n: &Number) {
     if let Some(i) = n.as_i64() {
         let _ = write!(out, "{i}");
     } else if let Some(u) = n.as_u64() {
         let _ = write!(out, "{u}");
-    } else if let Some(f) = n.as_f64() {
-        let abs = f.abs();
-        if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
-            // Rust prints `1.5e-7` / `1e21`; Go prints `1.5e-7` / `1e+21` (after trimming a
-            // leading zero from a negative two-digit exponent).
-            let formatted = format!("{f:e}");
-            match formatted.split_once('e') {
-                Some((mantissa, exp)) if !exp.starts_with('-') => {
-                    let _ = write!(out, "{mantissa}e+{exp:0>2}");
-                }
-                _ => out.push_str(&formatted),
-            }
-        } else {
-            let _ = write!(out, "{f}");
-        }
+    } else if let Some(text) = n.as_f64().and_then(json_float) {
+        out.push_str(&text);
     }
 }
 
@@ -110,7 +119,7 @@ fn push_number(out: &mut String, n: &Number) {
 mod tests {
     use serde_json::json as v;
 
-    use super::json;
+    use super::{JsonEscape, json, push_json_string};
 
     #[test]
     fn matches_go_json_marshal() {
@@ -146,6 +155,27 @@ mod tests {
         for (input, want) in cases {
             assert_eq!(json(&input), want, "json({input})");
         }
+    }
+
+    #[test]
+    fn json_strings_follow_the_chosen_escaping() {
+        let escaped = |s: &str, html: bool, short_b_f: bool| {
+            let mut out = String::from("x");
+            push_json_string(&mut out, s, JsonEscape { html, short_b_f });
+            out
+        };
+        let input = "<a&b>\"\\\n\r\t\u{8}\u{c}\u{1}\u{7f}\u{2028}\u{2029}é";
+        assert_eq!(
+            escaped(input, true, true),
+            "x\"\\u003ca\\u0026b\\u003e\\\"\\\\\\n\\r\\t\\b\\f\\u0001\u{7f}\\u2028\\u2029é\""
+        );
+        // SetEscapeHTML(false) keeps `<>&` but still escapes U+2028 and U+2029; Go before
+        // 1.22 wrote U+0008 and U+000C in the long form.
+        assert_eq!(
+            escaped(input, false, false),
+            "x\"<a&b>\\\"\\\\\\n\\r\\t\\u0008\\u000c\\u0001\u{7f}\\u2028\\u2029é\""
+        );
+        assert_eq!(JsonEscape::MARSHAL, JsonEscape { html: true, short_b_f: true });
     }
 
     #[test]

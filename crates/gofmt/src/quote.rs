@@ -162,6 +162,7 @@ mod tests {
                 r#""-----BEGIN CERTIFICATE REQUEST-----\nMIIC""#,
             ),
             ("<&>", r#""<&>""#),
+            ("a\"b\n\u{1}é", "\"a\\\"b\\n\\x01é\""),
         ];
         for (input, want) in cases {
             assert_eq!(quote(input), want, "quote({input:?})");

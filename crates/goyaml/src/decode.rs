@@ -174,7 +174,7 @@ impl GoValue {
             GoValue::Bool(b) => b.to_string(),
             GoValue::Int(i) => i.to_string(),
             GoValue::Uint(u) => format!("0x{u:x}"),
-            GoValue::Float(f) => crate::float::format_go_g(*f),
+            GoValue::Float(f) => certgate_gofmt::format_float_g(*f),
             GoValue::Str(s) => s_quote(s),
             GoValue::Time(t) => format!("time.Date({})", t.rfc3339_nano()),
             GoValue::Seq(items) => format!(

@@ -11,12 +11,38 @@ pub mod check;
 pub mod delegation;
 pub mod envoy;
 pub mod error;
-pub mod pem;
 pub mod secrets;
 pub mod status;
 pub mod triggers;
 pub mod types;
 pub mod validate;
+
+/// Go `encoding/pem` walking exactly as Contour does it (`containsPEMHeader` plus `pem.Decode`,
+/// quirks included). The walker lives in `certgate-crl`, shared with its `crl.pem`/`ca.crt`
+/// checks; its functions are re-exported here under this crate's names.
+pub mod pem {
+    pub use certgate_crl::{contains_pem_header, decode_pem_block as decode};
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn header_quirk_and_basic_decode() {
+            assert!(contains_pem_header(b"-----BEGIN X\n-----"));
+            assert!(!contains_pem_header(b"no pem here"));
+            assert!(!contains_pem_header(b"-----BEGIN X509 CRL\nxxxxxxxxxxxxxx-----"));
+            let (block, rest) =
+                decode(b"junk\n-----BEGIN A-----\nAAAA\n-----END A-----\ntail").unwrap();
+            assert_eq!(block.label, "A");
+            assert_eq!(block.der, vec![0, 0, 0]);
+            assert_eq!(rest, b"tail");
+            assert!(decode(b"-----BEGIN A-----\nAAA\n-----END A-----\n").is_none());
+            let (empty, _) = decode(b"-----BEGIN E-----\n-----END E-----\n").unwrap();
+            assert!(empty.der.is_empty());
+        }
+    }
+}
 
 pub use check::{
     CheckOptions, CheckReport, CheckResult, CrlContext, CrlInspector, NoCrlInspection, check,

@@ -5,7 +5,10 @@
 //! CA and CRL checks are deliberately shallow (spec §2): PEM framing and block types only;
 //! the DER is never parsed, so an expired or wrongly signed CRL passes.
 
-use crate::pem::{contains_pem_header, decode};
+use certgate_crl::{
+    ContourPemError, contains_pem_header, decode_pem_block, validate_ca_pem, validate_crl_pem,
+};
+
 use crate::types::Secret;
 
 /// Key of the CA bundle in a Secret.
@@ -65,12 +68,19 @@ pub enum PemError {
     MultiplePrivateKeys,
 }
 
-fn type_is_tls_or_opaque(secret: &Secret) -> bool {
-    secret.type_ == SECRET_TYPE_TLS || secret.type_ == SECRET_TYPE_OPAQUE
+impl From<ContourPemError> for PemError {
+    fn from(error: ContourPemError) -> Self {
+        match error {
+            ContourPemError::FailedToParse => Self::ParseBlock,
+            ContourPemError::UnexpectedBlockType(label) => Self::UnexpectedBlockType(label),
+            ContourPemError::NoCertificate => Self::NoCertificate,
+            ContourPemError::NoCrl => Self::NoCrl,
+        }
+    }
 }
 
-fn label_text(label: &[u8]) -> String {
-    String::from_utf8_lossy(label).into_owned()
+fn type_is_tls_or_opaque(secret: &Secret) -> bool {
+    secret.type_ == SECRET_TYPE_TLS || secret.type_ == SECRET_TYPE_OPAQUE
 }
 
 /// Contour's `validCASecret` (spec §2.1).
@@ -86,17 +96,8 @@ pub fn validate_ca_secret(secret: &Secret) -> Result<(), SecretError> {
 }
 
 /// Contour's `validateCABundle`: every block must be a `CERTIFICATE`, at least one must exist.
-pub fn validate_ca_bundle(mut data: &[u8]) -> Result<(), PemError> {
-    let mut exists = false;
-    while contains_pem_header(data) {
-        let (block, rest) = decode(data).ok_or(PemError::ParseBlock)?;
-        if block.label != b"CERTIFICATE" {
-            return Err(PemError::UnexpectedBlockType(label_text(&block.label)));
-        }
-        exists = true;
-        data = rest;
-    }
-    if exists { Ok(()) } else { Err(PemError::NoCertificate) }
+pub fn validate_ca_bundle(data: &[u8]) -> Result<(), PemError> {
+    validate_ca_pem(data).map_err(PemError::from)
 }
 
 /// Contour's `validCRLSecret` (spec §2.2). Errors of the CRL walk are not wrapped.
@@ -112,15 +113,8 @@ pub fn validate_crl_secret(secret: &Secret) -> Result<(), SecretError> {
 }
 
 /// Contour's `validateCRL`: succeeds at the first `X509 CRL` block; other blocks are skipped.
-pub fn validate_crl_bundle(mut data: &[u8]) -> Result<(), PemError> {
-    while contains_pem_header(data) {
-        let (block, rest) = decode(data).ok_or(PemError::ParseBlock)?;
-        if block.label == b"X509 CRL" {
-            return Ok(());
-        }
-        data = rest;
-    }
-    Err(PemError::NoCrl)
+pub fn validate_crl_bundle(data: &[u8]) -> Result<(), PemError> {
+    validate_crl_pem(data).map_err(PemError::from)
 }
 
 /// Contour's `validTLSSecret` for the serving certificate. The first certificate is parsed (for
@@ -138,11 +132,11 @@ pub fn validate_tls_secret(secret: &Secret) -> Result<(), SecretError> {
 fn validate_serving_bundle(mut data: &[u8]) -> Result<(), PemError> {
     let mut index = 0usize;
     while contains_pem_header(data) {
-        let (block, rest) = decode(data).ok_or(PemError::ParseBlock)?;
-        if block.label != b"CERTIFICATE" {
-            return Err(PemError::UnexpectedBlockType(label_text(&block.label)));
+        let (block, rest) = decode_pem_block(data).ok_or(PemError::ParseBlock)?;
+        if block.label != certgate_crl::CERTIFICATE_LABEL {
+            return Err(PemError::UnexpectedBlockType(block.label));
         }
-        let has_name = certificate_has_name(&block.bytes)?;
+        let has_name = certificate_has_name(&block.der)?;
         // Only the first certificate of a serving bundle needs a CN or SAN.
         if index == 0 && !has_name {
             return Err(PemError::NoNameInCertificate);
@@ -177,11 +171,11 @@ fn certificate_has_name(der: &[u8]) -> Result<bool, PemError> {
 fn validate_private_key(mut data: &[u8]) -> Result<(), PemError> {
     let mut keys = 0usize;
     while contains_pem_header(data) {
-        let (block, rest) = decode(data).ok_or(PemError::ParseBlock)?;
-        match block.label.as_slice() {
-            b"PRIVATE KEY" | b"RSA PRIVATE KEY" | b"EC PRIVATE KEY" => keys += 1,
-            b"EC PARAMETERS" => {}
-            other => return Err(PemError::UnexpectedBlockType(label_text(other))),
+        let (block, rest) = decode_pem_block(data).ok_or(PemError::ParseBlock)?;
+        match block.label.as_str() {
+            "PRIVATE KEY" | "RSA PRIVATE KEY" | "EC PRIVATE KEY" => keys += 1,
+            "EC PARAMETERS" => {}
+            _ => return Err(PemError::UnexpectedBlockType(block.label)),
         }
         data = rest;
     }

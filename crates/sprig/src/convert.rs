@@ -1,10 +1,11 @@
 //! Type conversions: sprig's `strval`/`strslice` and spf13/cast's number rules, which every
 //! number-taking sprig function applies to its `interface{}` arguments.
 
+use certgate_gofmt::format_float_g;
 use certgate_gotemplate::{FuncMap, Value};
 
 use crate::args::{Arity, reg, s, str_list};
-use crate::gofmt::{format_float_g, parse_float, parse_int, sprint};
+use crate::gofmt::{parse_float, parse_int, sprint};
 
 /// sprig's `toString`: strings unchanged, everything else as `%v` prints it.
 pub fn strval(v: &Value) -> String {

@@ -79,10 +79,12 @@ impl GoTime {
             Some(yd) => NaiveDate::from_yo_opt(p.year as i32, yd),
             None => NaiveDate::from_ymd_opt(p.year as i32, p.month, p.day),
         }
-        .ok_or_else(|| format!("parsing time {}: day out of range", crate::gofmt::quote(value)))?;
+        .ok_or_else(|| {
+            format!("parsing time {}: day out of range", certgate_gofmt::quote(value))
+        })?;
         let naive =
             date.and_hms_nano_opt(p.hour, p.minute, p.second, p.nanos).ok_or_else(|| {
-                format!("parsing time {}: hour out of range", crate::gofmt::quote(value))
+                format!("parsing time {}: hour out of range", certgate_gofmt::quote(value))
             })?;
         let offset = p.offset.unwrap_or(0);
         let fixed = FixedOffset::east_opt(offset).unwrap_or(Utc.fix());
@@ -185,7 +187,7 @@ fn frac(v: u128, scale: u128) -> String {
 
 /// Go's `time.ParseDuration`, in nanoseconds.
 pub fn parse_duration(text: &str) -> Result<i64, String> {
-    let bad = || format!("time: invalid duration {}", crate::gofmt::quote(text));
+    let bad = || format!("time: invalid duration {}", certgate_gofmt::quote(text));
     let (neg, mut rest) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
@@ -220,7 +222,7 @@ pub fn parse_duration(text: &str) -> Result<i64, String> {
             "" => {
                 return Err(format!(
                     "time: missing unit in duration {}",
-                    crate::gofmt::quote(text)
+                    certgate_gofmt::quote(text)
                 ));
             }
             "ns" => 1,
@@ -232,8 +234,8 @@ pub fn parse_duration(text: &str) -> Result<i64, String> {
             other => {
                 return Err(format!(
                     "time: unknown unit {} in duration {}",
-                    crate::gofmt::quote(other),
-                    crate::gofmt::quote(text)
+                    certgate_gofmt::quote(other),
+                    certgate_gofmt::quote(text)
                 ));
             }
         };

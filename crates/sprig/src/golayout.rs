@@ -296,7 +296,7 @@ fn take_digits(v: &str, min: usize, max: usize) -> Option<(u32, usize)> {
 
 /// `time.Parse(layout, value)` without the location step; errors are Go's texts.
 pub fn parse(layout: &str, value: &str) -> Result<Parsed, String> {
-    let q = crate::gofmt::quote;
+    let q = certgate_gofmt::quote;
     let mut p = Parsed { year: 1, month: 1, day: 1, ..Parsed::default() };
     let mut v = value;
     let mut pm: Option<bool> = None;

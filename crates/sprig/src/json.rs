@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
+use certgate_gofmt::{JsonEscape, format_float_g, json_float, push_json_string};
 use certgate_gotemplate::{Value, type_name};
 
 use crate::args::{Map, list, map_value};
-use crate::gofmt::format_float_f;
 
 /// `json.Marshal` (`html` = escape `<`, `>`, `&`) or `MarshalIndent(v, "", "  ")`.
 pub fn encode(v: &Value, html: bool, pretty: bool) -> Result<String, String> {
@@ -80,41 +80,18 @@ fn write(
     Ok(())
 }
 
-/// Go's float encoding: shortest digits, plain notation between 1e-6 and 1e21, otherwise
-/// exponent notation with a trimmed exponent (`1e-07`, `1e+21`).
+/// Go's float encoding ([`json_float`]), except that negative zero is written `0`.
 fn float(f: f64) -> Result<String, String> {
-    if !f.is_finite() {
-        return Err(format!("json: unsupported value: {}", crate::gofmt::format_float_g(f)));
+    if f == 0.0 {
+        return Ok("0".into());
     }
-    let a = f.abs();
-    if a != 0.0 && !(1e-6..1e21).contains(&a) {
-        let e = format!("{f:e}");
-        let (m, x) = e.split_once('e').unwrap_or((&e, "0"));
-        let x: i32 = x.parse().unwrap_or(0);
-        let sign = if x < 0 { '-' } else { '+' };
-        return Ok(format!("{m}e{sign}{:02}", x.unsigned_abs())
-            .replace("e-0", "e-")
-            .replacen("e+0", "e+", 1));
-    }
-    Ok(format_float_f(f))
+    json_float(f).ok_or_else(|| format!("json: unsupported value: {}", format_float_g(f)))
 }
 
+/// A JSON string: `<`, `>`, `&` escaped only with `html`; U+0008 and U+000C as `\u0008` and
+/// `\u000c` (the long forms of Go before 1.22).
 fn string(out: &mut String, s: &str, html: bool) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '<' | '>' | '&' if html => out.push_str(&format!("\\u{:04x}", c as u32)),
-            '\u{2028}' | '\u{2029}' => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    push_json_string(out, s, JsonEscape { html, short_b_f: false });
 }
 
 /// `json.Unmarshal` into `interface{}`.
@@ -141,7 +118,7 @@ fn quote_char(c: u8) -> String {
         b'\'' => "'\\''".into(),
         b'"' => "'\"'".into(),
         _ => {
-            let q = crate::gofmt::quote(&String::from_utf8_lossy(&[c]));
+            let q = certgate_gofmt::quote(&String::from_utf8_lossy(&[c]));
             format!("'{}'", &q[1..q.len() - 1])
         }
     }

@@ -207,7 +207,7 @@ fn dec_op(first: f64, rest: &[f64], op: Op) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gofmt::format_float_g;
+    use certgate_gofmt::format_float_g;
 
     #[test]
     fn decimal_ops() {

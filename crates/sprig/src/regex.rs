@@ -34,7 +34,7 @@ fn must_compile(expr: &str) -> Result<Regex, FuncError> {
 }
 
 fn go_backquote(expr: &str) -> String {
-    if expr.contains('`') { crate::gofmt::quote(expr) } else { format!("`{expr}`") }
+    if expr.contains('`') { certgate_gofmt::quote(expr) } else { format!("`{expr}`") }
 }
 
 fn find_all(re: &Regex, st: &str, n: i64) -> Vec<String> {

@@ -2,11 +2,12 @@
 //! result keeps the valid prefix and replaces the broken bytes with U+FFFD (Go would keep the
 //! raw bytes, which a Rust string cannot hold).
 
+use certgate_gofmt::quote;
 use certgate_gotemplate::{FuncError, FuncMap, Value};
 
 use crate::args::{Arity, Map, call_err, check_size, list, map_value, reg, s, str_list};
 use crate::convert::{strslice, strval};
-use crate::gofmt::{is_space, quote, sprint};
+use crate::gofmt::{is_space, sprint};
 
 fn bytes_to_string(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

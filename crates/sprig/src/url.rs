@@ -24,7 +24,7 @@ fn unescape(st: &str) -> Result<String, String> {
                     let end = (i + 3).min(b.len());
                     return Err(format!(
                         "invalid URL escape {}",
-                        crate::gofmt::quote(&String::from_utf8_lossy(&b[i..end]))
+                        certgate_gofmt::quote(&String::from_utf8_lossy(&b[i..end]))
                     ));
                 }
             }
@@ -47,7 +47,7 @@ struct Url {
 }
 
 fn parse(raw: &str) -> Result<Url, String> {
-    let wrap = |e: String| format!("parse {}: {e}", crate::gofmt::quote(raw));
+    let wrap = |e: String| format!("parse {}: {e}", certgate_gofmt::quote(raw));
     let (rest, fragment) = match raw.split_once('#') {
         Some((r, f)) => (r, unescape(f).map_err(wrap)?),
         None => (raw, String::new()),

@@ -103,7 +103,8 @@ impl HubResolver {
         Ok(Self {
             plain: engine(false)?,
             protected: engine(true)?,
-            preprocessor: Preprocessor::new(start, stop, config.additional_indentation),
+            preprocessor: Preprocessor::new(start, stop, config.additional_indentation)
+                .map_err(|e| ResolveError::permanent(format!("invalid delimiters: {e}")))?,
             cache: Mutex::new([HashMap::new(), HashMap::new()]),
             config,
         })

@@ -9,11 +9,8 @@ use certgate_crl::{Limits, Timestamp};
 use serde_json::Value;
 
 use super::error::InputError;
-use crate::commands::check::discover::{InputFile, expand};
 use crate::commands::check::documents::{Syntax, parse};
-use crate::commands::check::load::STDIN_NAME;
-use crate::commands::check::read::{read_file, read_stdin};
-use crate::commands::check::{LoadError, LoadErrors};
+use crate::commands::check::load::for_each_input;
 
 /// Reads a PEM file, refusing anything above certgate-crl's bundle limit (reads at most one
 /// byte past it, so special files without a size are bounded too).
@@ -54,39 +51,16 @@ pub fn read_pems(paths: &[PathBuf], limits: &Limits) -> Result<Vec<u8>, Vec<Inpu
 /// walked in name order, `-` for stdin, bounded UTF-8 reads, all errors collected). `List`s are
 /// left whole: certgate-ingress flattens them itself.
 pub fn load_manifests(args: &[PathBuf], stdin: impl Read) -> Result<Vec<Value>, InputError> {
-    let files = expand(args).map_err(|e| InputError::Load(LoadErrors(e)))?;
     let mut objects = Vec::new();
-    let mut errors = Vec::new();
-    let mut stdin = Some(stdin);
-    for file in files {
-        let (name, text) = match file {
-            InputFile::Path(path) => {
-                let name = path.display().to_string();
-                let text = read_file(&path, &name);
-                (name, text)
-            }
-            InputFile::Stdin => {
-                let text = match stdin.take() {
-                    Some(reader) => read_stdin(reader, STDIN_NAME),
-                    None => Err(LoadError::StdinTwice),
-                };
-                (STDIN_NAME.to_owned(), text)
-            }
-        };
-        let text = match text {
-            Ok(text) => text,
-            Err(err) => {
-                errors.push(err);
-                continue;
-            }
-        };
-        let file: Arc<str> = Arc::from(name.as_str());
-        match parse(&file, &text, Syntax::for_name(&name)) {
+    for_each_input(args, stdin, |name, text, errors| {
+        let file: Arc<str> = Arc::from(name);
+        match parse(&file, text, Syntax::for_name(name)) {
             Ok(documents) => objects.extend(documents.into_iter().map(|d| d.value)),
             Err(err) => errors.push(err),
         }
-    }
-    if errors.is_empty() { Ok(objects) } else { Err(InputError::Load(LoadErrors(errors))) }
+    })
+    .map_err(InputError::Load)?;
+    Ok(objects)
 }
 
 /// clap value parser of `--at`.
