@@ -3,19 +3,7 @@
 mod common;
 
 use certgate_gotemplate::TemplateError;
-use common::{engine, run};
-
-fn check(cases: &[(&str, &str)]) {
-    let engine = engine();
-    let mut failures = Vec::new();
-    for (src, want) in cases {
-        let got = run(&engine, src);
-        if got != *want {
-            failures.push(format!("{src:?}\n   want {want:?}\n    got {got:?}"));
-        }
-    }
-    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
-}
+use common::{check, engine};
 
 #[test]
 fn parse_errors_carry_the_line_only() {

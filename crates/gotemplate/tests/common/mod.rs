@@ -76,3 +76,17 @@ pub fn run(engine: &Engine, src: &str) -> String {
         Err(e) => format!("ERR {e}"),
     }
 }
+
+/// Runs every `(source, expected)` case with the shared engine and reports all mismatches at
+/// once (`ERR <text>` is expected for errors, as `run` renders them).
+pub fn check(cases: &[(&str, &str)]) {
+    let engine = engine();
+    let mut failures = Vec::new();
+    for (src, want) in cases {
+        let got = run(&engine, src);
+        if got != *want {
+            failures.push(format!("{src:?}\n   want {want:?}\n    got {got:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
