@@ -58,9 +58,9 @@ spec:
           home: '{{hub env "HOME" hub}}'
           now: '{{hub now hub}}'
 "#;
-    let run = certgate(
-        &crate_dir(),
-        &[
+    // `template resolve` of `input` from standard input with `--template-function-denylist`.
+    let resolve = |input: &str, denylist: &str| {
+        let args = [
             "template",
             "resolve",
             "-f",
@@ -68,10 +68,11 @@ spec:
             "--cluster",
             "c1",
             "--template-function-denylist",
-            "now",
-        ],
-        Some(policy),
-    );
+            denylist,
+        ];
+        certgate(&crate_dir(), &args, Some(input))
+    };
+    let run = resolve(policy, "now");
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stderr.contains(
@@ -80,20 +81,8 @@ spec:
         "{}",
         run.stderr
     );
-    let run = certgate(
-        &crate_dir(),
-        &[
-            "template",
-            "resolve",
-            "-f",
-            "-",
-            "--cluster",
-            "c1",
-            "--template-function-denylist",
-            "now,env",
-        ],
-        Some(&policy.replace("env \"HOME\"", "\"x\"")),
-    );
+    let run = resolve(&policy.replace("env \"HOME\"", "\"x\""), "now,env");
+    assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stderr.contains(
             "error calling now: use of denylisted template function: function 'now' is not allowed"
@@ -115,4 +104,14 @@ fn inputs_without_a_root_policy_are_an_input_error() {
         run.stderr,
         "error: no root Policy (policy.open-cluster-management.io/v1, without the root-policy label) in the inputs\n"
     );
+}
+
+#[test]
+fn a_malformed_rbac_object_names_itself_and_exits_2() {
+    let input = "apiVersion: policy.open-cluster-management.io/v1\nkind: Policy\nmetadata: {name: p, namespace: ns}\nspec: {policy-templates: []}\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: rb, namespace: ns}\nroleRef: 7\n";
+    let run =
+        certgate(&crate_dir(), &["template", "resolve", "-f", "-", "--cluster", "c1"], Some(input));
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.starts_with("error: RoleBinding ns/rb: "), "{}", run.stderr);
+    assert!(run.stderr.ends_with("; fix or remove it\n"), "{}", run.stderr);
 }

@@ -36,43 +36,14 @@ impl Timestamp {
 }
 
 impl fmt::Display for Timestamp {
-    /// RFC 3339 in UTC, e.g. `2026-11-25T01:55:00Z`.
+    /// RFC 3339 in UTC, e.g. `2026-11-25T01:55:00Z` (`@<seconds>` beyond chrono's range of
+    /// ±262,000 years, which X.509 times never reach).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let days = self.0.div_euclid(86_400);
-        let secs = self.0.rem_euclid(86_400);
-        let (y, m, d) = civil_from_days(days);
-        write!(
-            f,
-            "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-            secs / 3600,
-            (secs / 60) % 60,
-            secs % 60
-        )
+        match chrono::DateTime::from_timestamp(self.0, 0) {
+            Some(t) => write!(f, "{}", t.format("%Y-%m-%dT%H:%M:%SZ")),
+            None => write!(f, "@{}", self.0),
+        }
     }
-}
-
-/// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 fn digits(s: &[u8]) -> Option<i64> {
@@ -101,16 +72,19 @@ pub(crate) fn decode_time(tag: u8, content: &[u8]) -> Option<Timestamp> {
     let hour = digits(rest.get(4..6)?)?;
     let minute = digits(rest.get(6..8)?)?;
     let second = digits(rest.get(8..10)?)?;
-    if !(1..=12).contains(&month)
-        || !(1..=31).contains(&day)
-        || hour > 23
-        || minute > 59
-        || second > 59
-    {
-        return None;
-    }
-    let days = days_from_civil(year, month, day);
-    Some(Timestamp(days * 86_400 + hour * 3600 + minute * 60 + second))
+    // chrono checks the calendar (no February 30th); seconds stop at 59 as RFC 5280 has no
+    // leap seconds.
+    let date = chrono::NaiveDate::from_ymd_opt(
+        i32::try_from(year).ok()?,
+        u32::try_from(month).ok()?,
+        u32::try_from(day).ok()?,
+    )?;
+    let time = chrono::NaiveTime::from_hms_opt(
+        u32::try_from(hour).ok()?,
+        u32::try_from(minute).ok()?,
+        u32::try_from(second).ok()?,
+    )?;
+    Some(Timestamp(date.and_time(time).and_utc().timestamp()))
 }
 
 #[cfg(test)]
@@ -128,5 +102,7 @@ mod tests {
         assert_eq!(decode_time(0x17, b"500101000000Z").map(|t| t.0 < 0), Some(true));
         assert_eq!(decode_time(0x17, b"7001010000Z"), None);
         assert_eq!(decode_time(0x18, b"20221328000000Z"), None);
+        assert_eq!(decode_time(0x18, b"20230230000000Z"), None);
+        assert_eq!(decode_time(0x17, b"700101000060Z"), None);
     }
 }

@@ -33,8 +33,8 @@ impl EncryptionSource for NoEncryption {
     fn key(&self, _: &str) -> Result<[u8; 32], String> {
         Err("not used".to_owned())
     }
-    fn new_iv(&self) -> [u8; 16] {
-        [0; 16]
+    fn new_iv(&self) -> Result<[u8; 16], String> {
+        Err("not used".to_owned())
     }
 }
 
@@ -96,7 +96,7 @@ fn world(root: &Value) -> World {
     objects.push(cm("endpoints", json!(endpoints)));
     objects.push(cm("tiers", json!({"default": "gold"})));
     objects.push(cm("flags", json!({"enabled": "true"})));
-    World::new(objects).unwrap_or_else(|e| panic!("bench objects are valid: {e}"))
+    World::new(&objects).unwrap_or_else(|e| panic!("bench objects are valid: {e}"))
 }
 
 fn peak_memory_mib() -> f64 {

@@ -1,13 +1,15 @@
 //! Replication of root policies from objects held in memory: what `certgate template resolve`
 //! and the benchmark run, and what a controller runs with live readers.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use certgate_rbac::{Authorizer, RbacAuthorizer, RbacObjects};
 use serde_json::Value;
 
-use crate::access::{Access, AllowedClusterScoped, InMemoryObjects, InvalidObject, ObjectReader};
+use crate::access::split_api_version;
+use crate::access::{
+    Access, AllowedClusterScoped, InMemoryObjects, InvalidObject, ObjectReader, ResourceInfo,
+};
 use crate::pipeline::HubResolver;
 use crate::replica::{
     ANNOTATION_ENCRYPTION_IV, EncryptionSource, LABEL_ROOT_POLICY, ResolverSetup, TemplateOutcome,
@@ -19,46 +21,83 @@ use crate::replica::{
 pub struct World {
     reader: Arc<InMemoryObjects>,
     authorizer: Arc<dyn Authorizer>,
-    /// The propagator's own reads (PolicySets, ServiceAccounts, the current replica), which
-    /// are not template reads and need no access checks.
-    by_identity: HashMap<(String, String, String, String), Value>,
 }
 
 impl World {
-    /// `objects` may include RBAC objects; they are evaluated with certgate-rbac. Fails when
-    /// an object lacks `apiVersion`, `kind` or `metadata.name`.
-    pub fn new(objects: Vec<Value>) -> Result<Self, InvalidObject> {
-        let rbac = rbac_objects(&objects);
-        let by_identity = objects
-            .iter()
-            .map(|o| {
-                let text = |pointer: &str| {
-                    o.pointer(pointer).and_then(Value::as_str).unwrap_or("").to_owned()
-                };
-                let key = (
-                    text("/apiVersion"),
-                    text("/kind"),
-                    text("/metadata/namespace"),
-                    text("/metadata/name"),
-                );
-                (key, o.clone())
-            })
-            .collect();
-        Ok(Self {
-            reader: Arc::new(InMemoryObjects::new(objects)?),
-            authorizer: Arc::new(RbacAuthorizer::new(rbac)),
-            by_identity,
-        })
+    /// `objects` may include RBAC objects (evaluated with certgate-rbac) and
+    /// CustomResourceDefinitions. Every kind present in `objects` is served: with the scope
+    /// and plural of its CRD when one is given, otherwise namespaced if its objects have a
+    /// namespace, with the plural `<lowercase kind>s`. Fails when an object lacks
+    /// `apiVersion`, `kind` or `metadata.name`, or an RBAC object is malformed.
+    pub fn new(objects: &[Value]) -> Result<Self, InvalidObject> {
+        let rbac = rbac_objects(objects)?;
+        let kinds = kinds_of(objects);
+        let mut reader = InMemoryObjects::new(objects.iter().cloned())?;
+        for info in kinds {
+            if reader.resource(&api_version_of(&info), &info.kind).is_none() {
+                reader = reader.with_kind(info);
+            }
+        }
+        Ok(Self { reader: Arc::new(reader), authorizer: Arc::new(RbacAuthorizer::new(rbac)) })
     }
 
     pub fn reader(&self) -> Arc<dyn ObjectReader> {
         self.reader.clone()
     }
 
+    /// The propagator's own reads (PolicySets, ServiceAccounts, the current replica): not
+    /// template reads, so no access checks and nothing recorded.
     fn find(&self, api_version: &str, kind: &str, namespace: &str, name: &str) -> Option<Value> {
-        let key = (api_version.to_owned(), kind.to_owned(), namespace.to_owned(), name.to_owned());
-        self.by_identity.get(&key).cloned()
+        let resource = self.reader.resource(api_version, kind)?;
+        let found = self.reader.get(&resource, namespace, name).ok().flatten()?;
+        Some(Value::clone(&found))
     }
+}
+
+fn api_version_of(info: &ResourceInfo) -> String {
+    if info.group.is_empty() {
+        info.version.clone()
+    } else {
+        format!("{}/{}", info.group, info.version)
+    }
+}
+
+/// The kinds of `objects` as discovery would list them, from their CRDs where given.
+fn kinds_of(objects: &[Value]) -> Vec<ResourceInfo> {
+    let text =
+        |o: &Value, pointer: &str| o.pointer(pointer).and_then(Value::as_str).map(str::to_owned);
+    let mut kinds: Vec<ResourceInfo> = Vec::new();
+    for crd in
+        objects.iter().filter(|o| text(o, "/kind").as_deref() == Some("CustomResourceDefinition"))
+    {
+        let (Some(group), Some(kind), Some(plural)) = (
+            text(crd, "/spec/group"),
+            text(crd, "/spec/names/kind"),
+            text(crd, "/spec/names/plural"),
+        ) else {
+            continue;
+        };
+        let namespaced = text(crd, "/spec/scope").as_deref() != Some("Cluster");
+        let versions = crd.pointer("/spec/versions").and_then(Value::as_array);
+        for version in versions.into_iter().flatten().filter_map(|v| v.get("name")?.as_str()) {
+            kinds.push(ResourceInfo::new(&group, version, &kind, &plural, namespaced));
+        }
+    }
+    for object in objects {
+        let (Some(api_version), Some(kind)) = (text(object, "/apiVersion"), text(object, "/kind"))
+        else {
+            continue;
+        };
+        let (group, version) = split_api_version(&api_version);
+        let known =
+            kinds.iter().any(|k| k.group == group && k.version == version && k.kind == kind);
+        if !known && kind != "List" {
+            let namespaced = object.pointer("/metadata/namespace").is_some();
+            let plural = format!("{}s", kind.to_lowercase());
+            kinds.push(ResourceInfo::new(group, version, &kind, &plural, namespaced));
+        }
+    }
+    kinds
 }
 
 /// One root policy replicated for one cluster.
@@ -147,23 +186,32 @@ pub fn replicate(
     Replication { replica, outcome }
 }
 
-fn rbac_objects(objects: &[Value]) -> RbacObjects {
+/// The RBAC objects among `objects`; one that does not decode is an input error (silently
+/// dropping a binding would change what a ServiceAccount may read).
+fn rbac_objects(objects: &[Value]) -> Result<RbacObjects, InvalidObject> {
+    fn decode<T: serde::de::DeserializeOwned>(
+        index: usize,
+        object: &Value,
+        into: &mut Vec<T>,
+    ) -> Result<(), InvalidObject> {
+        let value = serde_json::from_value(object.clone())
+            .map_err(|e| InvalidObject { index, reason: e.to_string() })?;
+        into.push(value);
+        Ok(())
+    }
     let mut rbac = RbacObjects::default();
-    for object in objects {
+    for (index, object) in objects.iter().enumerate() {
         if object.get("apiVersion").and_then(Value::as_str) != Some("rbac.authorization.k8s.io/v1")
         {
             continue;
         }
-        let value = object.clone();
         match object.get("kind").and_then(Value::as_str) {
-            Some("Role") => rbac.roles.extend(serde_json::from_value(value).ok()),
-            Some("ClusterRole") => rbac.cluster_roles.extend(serde_json::from_value(value).ok()),
-            Some("RoleBinding") => rbac.role_bindings.extend(serde_json::from_value(value).ok()),
-            Some("ClusterRoleBinding") => {
-                rbac.cluster_role_bindings.extend(serde_json::from_value(value).ok())
-            }
+            Some("Role") => decode(index, object, &mut rbac.roles)?,
+            Some("ClusterRole") => decode(index, object, &mut rbac.cluster_roles)?,
+            Some("RoleBinding") => decode(index, object, &mut rbac.role_bindings)?,
+            Some("ClusterRoleBinding") => decode(index, object, &mut rbac.cluster_role_bindings)?,
             _ => {}
         }
     }
-    rbac
+    Ok(rbac)
 }

@@ -21,8 +21,8 @@ impl EncryptionSource for FixedKeys {
     fn key(&self, _cluster: &str) -> Result<[u8; 32], String> {
         Ok(KEY)
     }
-    fn new_iv(&self) -> [u8; 16] {
-        IV
+    fn new_iv(&self) -> Result<[u8; 16], String> {
+        Ok(IV)
     }
 }
 
@@ -32,8 +32,8 @@ impl EncryptionSource for NoKeySecret {
     fn key(&self, cluster: &str) -> Result<[u8; 32], String> {
         Err(format!("failed to get the Secret {cluster}/policy-encryption-key: timeout"))
     }
-    fn new_iv(&self) -> [u8; 16] {
-        IV
+    fn new_iv(&self) -> Result<[u8; 16], String> {
+        Ok(IV)
     }
 }
 
@@ -95,7 +95,7 @@ fn read_grant(namespace: &str, resource: &str, sa_namespace: &str, sa: &str) -> 
 }
 
 fn run(root: &Value, objects: Vec<Value>, keys: &dyn EncryptionSource) -> Replication {
-    let world = World::new(objects).expect("valid objects");
+    let world = World::new(&objects).expect("valid objects");
     let resolver = HubResolver::new(ResolverConfig::default()).expect("resolver");
     replicate(root, "cluster1", &world, &resolver, keys)
 }
@@ -375,4 +375,72 @@ fn autoindent_indents_a_block_scalar_by_its_position() {
     let replication = run(&root, vec![root.clone(), settings], &FixedKeys);
     assert_eq!(replication.outcome.error, None);
     assert_eq!(data(&replication, 0), &json!({"config": "a: 1\nb: 2\n"}));
+}
+
+#[test]
+fn kinds_present_in_the_inputs_are_served_and_policy_sets_expand() {
+    let definition = config_policy(
+        "a",
+        json!({"image": "{{hub (lookup \"apps/v1\" \"Deployment\" \"policies\" \"web\").spec.image hub}}"}),
+    );
+    let mut root = policy("policies", "p", json!({}), vec![definition]);
+    root["spec"]["dependencies"] = json!([
+        {"apiVersion": "policy.open-cluster-management.io/v1beta1", "kind": "PolicySet", "name": "base", "compliance": "Compliant"}
+    ]);
+    let deployment = json!({
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "policies"}, "spec": {"image": "nginx:1"}
+    });
+    let policy_set = json!({
+        "apiVersion": "policy.open-cluster-management.io/v1beta1", "kind": "PolicySet",
+        "metadata": {"name": "base", "namespace": "policies"}, "spec": {"policies": ["a", "b"]}
+    });
+    let replication = run(&root, vec![root.clone(), deployment, policy_set], &FixedKeys);
+    assert_eq!(replication.outcome.error, None);
+    assert_eq!(data(&replication, 0), &json!({"image": "nginx:1"}));
+    assert_eq!(
+        replication.replica.pointer("/spec/dependencies"),
+        Some(&json!([
+            {"apiVersion": "policy.open-cluster-management.io/v1", "kind": "Policy", "name": "policies.a", "compliance": "Compliant"},
+            {"apiVersion": "policy.open-cluster-management.io/v1", "kind": "Policy", "name": "policies.b", "compliance": "Compliant"}
+        ]))
+    );
+}
+
+#[test]
+fn a_malformed_rbac_object_is_an_input_error_not_a_missing_grant() {
+    let binding = json!({
+        "apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+        "metadata": {"name": "read", "namespace": "other"},
+        "roleRef": "not-an-object"
+    });
+    let error = World::new(&[binding]).err().expect("refused");
+    assert_eq!(error.index, 0);
+    assert!(
+        error.reason.contains("roleRef") || error.reason.contains("invalid type"),
+        "{}",
+        error.reason
+    );
+}
+
+struct NoRandom;
+
+impl EncryptionSource for NoRandom {
+    fn key(&self, _cluster: &str) -> Result<[u8; 32], String> {
+        Ok(KEY)
+    }
+    fn new_iv(&self) -> Result<[u8; 16], String> {
+        Err("no randomness".to_owned())
+    }
+}
+
+#[test]
+fn an_iv_that_cannot_be_generated_stops_processing_without_an_annotation() {
+    let definition =
+        config_policy("a", json!({"password": "{{hub fromSecret \"policies\" \"db\" \"p\" hub}}"}));
+    let root = policy("policies", "p", json!({}), vec![definition]);
+    let replication = run(&root, vec![root.clone()], &NoRandom);
+    assert_eq!(replication.outcome.failed.as_deref(), Some("no randomness"));
+    assert_eq!(replication.outcome.retry, None);
+    assert_eq!(error_annotation(&replication, 0), None);
 }

@@ -55,7 +55,7 @@ fn builtin_kinds() -> Vec<ResourceInfo> {
     ]
 }
 
-fn split_api_version(api_version: &str) -> (&str, &str) {
+pub(crate) fn split_api_version(api_version: &str) -> (&str, &str) {
     api_version.split_once('/').unwrap_or(("", api_version))
 }
 

@@ -11,6 +11,7 @@ mod selector;
 
 pub use identifier::{ObjectIdentifier, ReadSet};
 pub use lookup::{DEFAULT_MAX_LIST_ITEMS, ErrorClass, Found, LookupError, Query, lookup};
+pub(crate) use memory::split_api_version;
 pub use memory::{InMemoryObjects, InvalidObject};
 pub use mode::{Access, AllowedClusterScoped};
 pub use reader::{ObjectReader, ReadError, ResourceInfo, RetryReason, STANDARD_VERBS};

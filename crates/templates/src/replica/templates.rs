@@ -36,8 +36,9 @@ pub enum ResolverSetup {
 pub trait EncryptionSource {
     /// The AES-256 key for `cluster`; an error is retryable and written nowhere.
     fn key(&self, cluster: &str) -> Result<[u8; 32], String>;
-    /// A new random IV, used when the replica has no valid one yet.
-    fn new_iv(&self) -> [u8; 16];
+    /// A new random IV, used when the replica has no valid one yet. A failure stops template
+    /// processing without an annotation and is not retried (upstream).
+    fn new_iv(&self) -> Result<[u8; 16], String>;
 }
 
 /// Inputs of [`process_templates`].
@@ -60,6 +61,9 @@ pub struct TemplateOutcome {
     pub warnings: Vec<String>,
     /// Set when the replica must not be written now (retryable failure, §4 step 6).
     pub retry: Option<String>,
+    /// Processing stopped on a failure that is neither retried nor written into an annotation
+    /// (no IV could be generated); the replica is not written.
+    pub failed: Option<String>,
 }
 
 /// Resolves the hub templates of `replica` in place, as the propagator does.
@@ -111,10 +115,16 @@ pub fn process_templates(replica: &mut Value, p: TemplateProcessing<'_>) -> Temp
                     return outcome;
                 }
             };
-            let iv = annotation(replica, ANNOTATION_ENCRYPTION_IV)
+            let existing = annotation(replica, ANNOTATION_ENCRYPTION_IV)
                 .and_then(|v| STANDARD.decode(v).ok())
-                .and_then(|bytes| <[u8; 16]>::try_from(bytes).ok())
-                .unwrap_or_else(|| p.encryption.new_iv());
+                .and_then(|bytes| <[u8; 16]>::try_from(bytes).ok());
+            let iv = match existing.map_or_else(|| p.encryption.new_iv(), Ok) {
+                Ok(iv) => iv,
+                Err(e) => {
+                    outcome.failed = Some(e);
+                    return outcome;
+                }
+            };
             set_annotation(replica, ANNOTATION_ENCRYPTION_IV, &STANDARD.encode(iv));
             encryption = Some(EncryptionKeys { key, iv });
         }

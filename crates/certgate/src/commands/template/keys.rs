@@ -53,11 +53,11 @@ impl EncryptionSource for OfflineKeys {
         }
     }
 
-    fn new_iv(&self) -> [u8; 16] {
+    fn new_iv(&self) -> Result<[u8; 16], String> {
         let mut iv = [0u8; 16];
-        // An IV need not be secret, only unique; if the generator fails the zero IV is still
-        // a valid (if weaker) choice for a throw-away offline rendering.
-        let _ = SystemRandom::new().fill(&mut iv);
-        iv
+        SystemRandom::new()
+            .fill(&mut iv)
+            .map_err(|_| "the system random generator failed to produce an IV".to_owned())?;
+        Ok(iv)
     }
 }

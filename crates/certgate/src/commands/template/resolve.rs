@@ -23,8 +23,23 @@ pub enum ResolveError {
     NoPolicy,
     #[error("cannot write the output: {0}")]
     Io(#[from] std::io::Error),
+    #[error("{object}: {reason}; fix or remove it")]
+    InvalidInput { object: String, reason: String },
+    #[error("cannot set up the template resolver: {0}")]
+    Setup(String),
     #[error("cannot render the output: {0}")]
     Render(String),
+}
+
+/// How messages name an input object: `Kind namespace/name` (or `Kind name`).
+fn describe(object: Option<&Value>) -> String {
+    let text = |pointer: &str| object.and_then(|o| o.pointer(pointer)).and_then(Value::as_str);
+    let kind = text("/kind").unwrap_or("object");
+    match (text("/metadata/namespace"), text("/metadata/name")) {
+        (Some(ns), Some(name)) => format!("{kind} {ns}/{name}"),
+        (None, Some(name)) => format!("{kind} {name}"),
+        _ => format!("a {kind} without metadata.name"),
+    }
 }
 
 /// Runs the command; returns the exit status (0 resolved, 1 a template failed).
@@ -41,12 +56,15 @@ pub fn run_resolve(
         return Err(ResolveError::NoPolicy);
     }
     let keys = OfflineKeys::from_objects(&objects, &args.cluster);
-    let world = World::new(objects).map_err(|e| ResolveError::Render(e.to_string()))?;
+    let world = World::new(&objects).map_err(|e| ResolveError::InvalidInput {
+        object: describe(objects.get(e.index)),
+        reason: e.reason,
+    })?;
     let resolver = HubResolver::new(ResolverConfig {
         denylist: args.denylist.iter().filter(|n| !n.is_empty()).cloned().collect(),
         ..ResolverConfig::default()
     })
-    .map_err(|e| ResolveError::Render(e.to_string()))?;
+    .map_err(|e| ResolveError::Setup(e.to_string()))?;
 
     let mut replicas = Vec::new();
     let mut failed = false;
@@ -68,7 +86,10 @@ pub fn run_resolve(
         if let Some(retry) = &outcome.retry {
             writeln!(stderr, "policy {name}: the propagator would retry later: {retry}")?;
         }
-        failed |= outcome.error.is_some() || outcome.retry.is_some();
+        if let Some(failure) = &outcome.failed {
+            writeln!(stderr, "policy {name}: templates not processed: {failure}")?;
+        }
+        failed |= outcome.error.is_some() || outcome.retry.is_some() || outcome.failed.is_some();
         failed |= has_error_annotation(&replica);
         if args.show_reads {
             for read in outcome.reads.iter() {
