@@ -10,17 +10,21 @@ use serde_json::{Value, json};
 
 #[test]
 fn every_upstream_crd_version_compiles() {
-    let mut compiled = 0;
-    for file in upstream_files() {
+    let files = upstream_files();
+    // The shared folder grows as certgate implements more upstream APIs; it held 12 files
+    // when this test was written, and every file must be read.
+    assert!(files.len() >= 12, "only {} upstream CRD files found", files.len());
+    for file in files {
+        let mut compiled = 0;
         for crd in upstream_crds(&file) {
             for (name, schema) in version_schemas(&crd) {
                 Schema::compile(&schema).unwrap_or_else(|e| panic!("{file} {name}: {e}"));
                 compiled += 1;
             }
         }
+        // Every file holds at least one CRD with a served schema (Contour's holds 5).
+        assert!(compiled > 0, "{file}: no CRD schema compiled");
     }
-    // 16 CRDs in 12 files (Contour's file holds 5), one served schema each.
-    assert_eq!(compiled, 16);
 }
 
 /// certgate's generated schema of `kind`.
