@@ -1,9 +1,13 @@
 //! Arbitrary bytes as a PATCH body of every patch type, against a ConfigMap (strategic merge
 //! with the built-in strategy) and a custom resource (none): `apply_patch` never panics and
-//! answers with a patched object or an error carrying an HTTP status.
+//! answers with a patched object or an error carrying an HTTP status. A JSON patch under a
+//! small copy budget never grows the object by more than its body plus that budget (the
+//! bound that stops copy bombs).
 #![no_main]
 
-use certgate_patch::{ApplyOptions, PatchType, apply_patch, builtin_strategy};
+use certgate_patch::{
+    ApplyOptions, JsonPatchLimits, PatchType, apply_json_patch, apply_patch, builtin_strategy,
+};
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
 
@@ -22,5 +26,10 @@ fuzz_target!(|body: &[u8]| {
                 assert!((400..600).contains(&err.status_code()));
             }
         }
+    }
+    let limits = JsonPatchLimits { max_copy_bytes: 4096, ..JsonPatchLimits::default() };
+    if let Ok(patched) = apply_json_patch(&live, body, &limits) {
+        let size = |v: &serde_json::Value| serde_json::to_vec(v).map_or(0, |b| b.len());
+        assert!(size(&patched) <= size(&live) + body.len() + limits.max_copy_bytes);
     }
 });

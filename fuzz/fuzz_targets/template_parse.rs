@@ -24,6 +24,7 @@ fuzz_target!(|data: &[u8]| {
         max_range_iterations: 1_000,
         max_output_bytes: 64 * 1024,
         max_source_bytes: 64 * 1024,
+        ..Limits::default()
     };
     let plain = Engine::new("fuzz", funcs()).limits(limits);
     let Ok(hub) = plain.clone().delims("{{hub", "hub}}") else { return };

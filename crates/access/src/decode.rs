@@ -30,7 +30,7 @@ impl Decoder {
             other => Err(StatusError::bad_request(format!(
                 "{kind} in version \"v1\" cannot be handled as a {kind}: json: cannot unmarshal \
                  {} into Go value of type v1.{kind}",
-                json_type(other),
+                certgate_gofmt::unmarshal_kind(other),
                 kind = self.kind
             ))),
         }
@@ -134,7 +134,7 @@ impl Decoder {
     }
 
     fn type_error(&self, value: &Value, field: Field<'_>, go_type: &str) -> StatusError {
-        self.error(json_type(value), field, go_type)
+        self.error(certgate_gofmt::unmarshal_kind(value), field, go_type)
     }
 
     fn error(&self, found: &str, field: Field<'_>, go_type: &str) -> StatusError {
@@ -145,18 +145,6 @@ impl Decoder {
             field.path,
             kind = self.kind
         ))
-    }
-}
-
-/// How Go's decoder names a JSON value in type errors.
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
     }
 }
 

@@ -6,6 +6,7 @@ use certgate_approval::Approver;
 use certgate_cel::PolicyCel;
 use serde_json::value::RawValue;
 
+use crate::offload::{HeavyReviewOptions, HeavyReviewStats, HeavyReviews};
 use crate::review::{AccessChecker, Endpoint, Handled, KindResolver, MAX_BODY_BYTES, Rejection};
 use crate::route::{Route, route, unhandled_message};
 use crate::stamp::StampObject;
@@ -22,12 +23,27 @@ pub struct Admission<A: AccessChecker, K: KindResolver> {
     approver: Approver,
     access: A,
     kinds: K,
+    heavy: HeavyReviews,
 }
 
 impl<A: AccessChecker, K: KindResolver> Admission<A, K> {
     /// `cel` compiles policy rules; share it with the approver so rules compile once.
+    ///
+    /// Policy reviews (which compile CEL) run with [`HeavyReviewOptions::default`].
     pub fn new(cel: Arc<PolicyCel>, access: A, kinds: K) -> Self {
-        Admission { approver: Approver::new(cel), access, kinds }
+        let heavy = HeavyReviews::new(HeavyReviewOptions::default());
+        Admission { approver: Approver::new(cel), access, kinds, heavy }
+    }
+
+    /// The same admission with other bounds on policy reviews.
+    pub fn with_heavy_reviews(mut self, options: HeavyReviewOptions) -> Self {
+        self.heavy = HeavyReviews::new(options);
+        self
+    }
+
+    /// Counters of policy reviews: running, waiting, completed, cancelled, refused.
+    pub fn heavy_review_stats(&self) -> HeavyReviewStats {
+        self.heavy.stats()
     }
 
     /// Answers one AdmissionReview `body` sent to `endpoint`.
@@ -39,6 +55,10 @@ impl<A: AccessChecker, K: KindResolver> Admission<A, K> {
     ///   cannot be evaluated (a mistyped field, no or the wrong kind of object), denied
     ///   (403) with upstream's message when a rule fails, including a missing
     ///   `request.resource`, and allowed only when every rule that applies passed.
+    ///
+    /// - A CertificateRequestPolicy review runs off the async runtime and is bounded (see
+    ///   [`HeavyReviewOptions`]): refused with 429 when too many wait; stopped before its
+    ///   next rule when this future is dropped.
     ///
     /// Never panics; never answers "allowed" for anything it could not evaluate.
     pub async fn handle(&self, endpoint: Endpoint, body: &[u8]) -> Result<Handled, Rejection> {
@@ -64,25 +84,31 @@ impl<A: AccessChecker, K: KindResolver> Admission<A, K> {
                     Parsed::Request(request) => request,
                     Parsed::Malformed { uid, message } => return malformed(&uid, message),
                 };
-                answer(&request, self.validate(&request).await)
+                match self.validate(&request).await {
+                    Ok(verdict) => answer(&request, verdict),
+                    Err(rejection) => Err(rejection),
+                }
             }
         }
     }
 
-    async fn validate(&self, request: &AdmissionRequest<&RawValue>) -> Verdict {
+    /// The verdict, or a rejection when a policy review could not run (too many waiting).
+    async fn validate(&self, request: &AdmissionRequest<&RawValue>) -> Result<Verdict, Rejection> {
         if request.resource.is_unset() {
-            return Verdict::forbidden(RESOURCE_UNSET);
+            return Ok(Verdict::forbidden(RESOURCE_UNSET));
         }
-        match route(Endpoint::Validate, request) {
+        Ok(match route(Endpoint::Validate, request) {
             Route::ValidateCertificateRequest(operation) => {
                 cr_review::validate(&self.access, &self.kinds, request, operation).await
             }
-            Route::ValidatePolicy => policy_review::validate(&self.approver, request),
+            Route::ValidatePolicy => {
+                return policy_review::validate(&self.approver, &self.heavy, request).await;
+            }
             Route::Delete => Verdict::allowed(),
             Route::StampIdentity | Route::Unhandled => {
                 Verdict::bad_request(unhandled_message(Endpoint::Validate, request))
             }
-        }
+        })
     }
 }
 

@@ -21,6 +21,7 @@ mod identity;
 mod issuer_ref;
 mod lenient;
 mod objects;
+mod offload;
 mod patch;
 mod policy_review;
 mod request;

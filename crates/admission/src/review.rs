@@ -9,6 +9,7 @@ use std::future::Future;
 use certgate_rbac::{AccessDecision, AccessReview, AuthorizerError};
 
 pub use crate::handler::{Admission, RESOURCE_UNSET};
+pub use crate::offload::{HeavyReviewOptions, HeavyReviewStats};
 
 /// Largest AdmissionReview body accepted (the API server's own request limit).
 pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;

@@ -58,6 +58,36 @@ spec.constraints.privateKey.maxSize: Invalid value: 9000: must be between 0 and 
     );
 }
 
+/// Issue #16: the work of one review is bounded before anything is compiled.
+#[test]
+fn policies_over_the_rule_limits_are_denied() {
+    let rules = |count: usize, len: usize| -> Vec<Value> {
+        (0..count)
+            .map(|i| {
+                let head = format!("self != '{i}'");
+                json!({"rule": format!("{head}{}", " ".repeat(len.saturating_sub(head.len())))})
+            })
+            .collect()
+    };
+    let allowed = |validations| json!({"dnsNames": {"validations": validations}});
+    let too_many =
+        policy(json!({"selector": {"issuerRef": {}}, "allowed": allowed(rules(129, 0))}));
+    let review_many = review(Target::Policies, "CREATE", admin(), too_many, None);
+    assert_eq!(
+        forbidden(&permissive(), Endpoint::Validate, &review_many),
+        "spec.allowed: Too many: 129: must have at most 128 validation rules in one policy; \
+         split the policy"
+    );
+    let too_long =
+        policy(json!({"selector": {"issuerRef": {}}, "allowed": allowed(rules(9, 32 * 1024))}));
+    let review_long = review(Target::Policies, "CREATE", admin(), too_long, None);
+    assert_eq!(
+        forbidden(&permissive(), Endpoint::Validate, &review_long),
+        "spec.allowed: Too long: may not be more than 262144 bytes of validation rules in one \
+         policy (these total 294912); shorten the rules or split the policy"
+    );
+}
+
 #[test]
 fn update_validates_the_new_object() {
     let valid = policy(json!({"selector": {"namespace": {}}}));

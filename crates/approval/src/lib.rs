@@ -34,6 +34,9 @@ mod selector;
 mod test_support;
 pub mod trace;
 mod validate;
+pub use validate::{
+    Cancelled, CompileBudget, DEFAULT_COMPILE_TIME, MAX_RULE_BYTES_PER_POLICY, MAX_RULES_PER_POLICY,
+};
 pub mod wildcard;
 
 pub use review::{
@@ -137,6 +140,7 @@ impl PolicyValidation {
 }
 
 /// The approver: evaluators (`allowed`, `constraints`) plus the shared CEL cache.
+#[derive(Clone)]
 pub struct Approver {
     cel: Arc<PolicyCel>,
 }
@@ -168,5 +172,15 @@ impl Approver {
     /// The policy admission checks (spec §8).
     pub fn validate_policy(&self, policy: &CertificateRequestPolicy) -> PolicyValidation {
         validate::validate(&self.cel, policy)
+    }
+
+    /// [`Approver::validate_policy`], compiling the rules within `budget`: when its time
+    /// runs out the policy is denied, saying so; when it is cancelled there is no verdict.
+    pub fn validate_policy_within(
+        &self,
+        policy: &CertificateRequestPolicy,
+        budget: &CompileBudget,
+    ) -> Result<PolicyValidation, Cancelled> {
+        validate::validate_within(&self.cel, policy, budget)
     }
 }

@@ -12,11 +12,12 @@ use crate::rejection::Rejection;
 use crate::review::VerifiedResponse;
 use certgate_gofmt::quote;
 
-/// Operations accepted in one patch.
-pub(crate) const MAX_OPERATIONS: usize = 10_000;
+/// Operations accepted in one patch: the API server's bound on every JSON patch.
+pub(crate) const MAX_OPERATIONS: usize = certgate_patch::MAX_JSON_PATCH_OPERATIONS;
 /// Bytes a patch may duplicate with `copy` (the only operation that grows a document beyond
-/// the patch's own size); without a bound, repeated copies double the object each time.
-pub(crate) const MAX_COPIED_BYTES: usize = 3 * 1024 * 1024;
+/// the patch's own size); without a bound, repeated copies double the object each time. The
+/// API server applies webhook patches under the same accumulated-copy bound as PATCH bodies.
+pub(crate) const MAX_COPIED_BYTES: usize = certgate_patch::MAX_JSON_PATCH_COPY_BYTES;
 
 /// The patched object, or `None` when the response carries no (or an empty) patch.
 pub(crate) fn apply(
@@ -59,10 +60,12 @@ pub(crate) fn apply(
     let mut copied = 0usize;
     for (index, operation) in operations.iter().enumerate() {
         if let PatchOperation::Copy(copy) = operation {
+            // Measured without encoding, and only up to the room left: a copy bomb stops
+            // before it allocates (the same measure as the sandbox's PATCH requests).
+            let room = MAX_COPIED_BYTES.saturating_sub(copied);
             let size = patched
                 .pointer(copy.from.as_str())
-                .map(|v| serde_json::to_vec(v).map(|b| b.len()).unwrap_or(usize::MAX))
-                .unwrap_or(0);
+                .map_or(0, |v| certgate_patch::encoded_len_up_to(v, room));
             copied = copied.saturating_add(size);
             if copied > MAX_COPIED_BYTES {
                 return Err(internal(format!(

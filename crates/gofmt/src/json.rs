@@ -6,6 +6,19 @@ use serde_json::{Number, Value};
 
 use crate::float::json_float;
 
+/// How Go's `encoding/json` decoder names the kind of a JSON value in its type errors
+/// (`json: cannot unmarshal string into Go struct field ...`).
+pub fn unmarshal_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
 /// Go's `encoding/json.Marshal` of a value: compact, object keys sorted by bytes (Go sorts
 /// map keys), `<`, `>`, `&`, U+2028 and U+2029 escaped as `\u003c` etc., floats formatted
 /// as Go formats `float64`.

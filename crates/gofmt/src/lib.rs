@@ -17,5 +17,5 @@ pub mod url;
 
 pub use duration::{DurationError, GoDuration};
 pub use float::{format_float_f, format_float_g, json_float};
-pub use json::{JsonEscape, json, push_json_string};
+pub use json::{JsonEscape, json, push_json_string, unmarshal_kind};
 pub use quote::{go_string_slice, quote, quote_bytes, quote_list};

@@ -27,11 +27,22 @@
 //!   the function's own error (`error calling <fn>: <msg>`), the function's name for
 //!   [`FuncError::arg_count`], the argument for [`FuncError::arg_type`] with
 //!   [`FuncError::at_argument`]. A panicking function is reported as its call's error.
-//! - Bounds: [`TemplateError::Limit`] (see [`Limits`]).
+//! - Bounds: [`TemplateError::Limit`] (see [`Limits`]), or, when a function call (builtins
+//!   included) reached the execution budget, a placed error like a function's own:
+//!   `... at <print $s $s>: error calling print: the values produced exceed the limit of N
+//!   bytes`.
+//!
+//! # The execution budget
+//!
+//! Every execution carries a budget ([`budget`]): bytes of values produced (each function
+//! result by its [`budget::weight`]), their nesting depth, steps (function calls,
+//! `{{template}}` calls, `range` iterations) and a deadline; see [`Limits`]. Functions that
+//! build large values check it first with [`budget::check_alloc`] / [`budget::check_values`].
 //!
 //! # Known differences from Go
 //!
-//! - Errors of builtins (`index` out of range, `printf` misuse, ...), of field evaluation and
+//! - Errors of builtins (`index` out of range, `printf` misuse, ...; budget errors excepted),
+//!   of field evaluation and
 //!   of `{{template}}` calls carry no position: [`TemplateError::ExecUnplaced`] with gotmpl's
 //!   message (`template "x" not defined` and `wrong number of args for <fn>: ...` use Go's
 //!   words). Go would place them like function errors.
@@ -51,6 +62,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod budget;
 mod engine;
 mod func;
 mod value;

@@ -6,7 +6,12 @@ use certgate_gotemplate::{Limits, Parsed, TemplateError};
 use common::{run, with_limits};
 
 fn limits() -> Limits {
-    Limits { max_range_iterations: 10, max_output_bytes: 20, max_source_bytes: 100 }
+    Limits {
+        max_range_iterations: 10,
+        max_output_bytes: 20,
+        max_source_bytes: 100,
+        ..Limits::default()
+    }
 }
 
 #[test]
@@ -81,4 +86,95 @@ fn parsed_templates_are_shareable() {
             });
         }
     });
+}
+
+fn budget(max_value_bytes: usize, max_steps: u64) -> Limits {
+    Limits { max_value_bytes, max_steps, ..Limits::default() }
+}
+
+#[test]
+fn values_produced_are_bounded_in_total() {
+    let engine = with_limits(budget(2_000, 0));
+    // 24 bytes per value plus the text: each 300-byte string weighs 324, after 4 of them
+    // there is no room for the next one's estimate (format, width, arguments, 400 per verb).
+    let line = r#"{{ $s := printf "%300s" "x" }}"#;
+    assert_eq!(run(&engine, &line.repeat(4)), "");
+    assert_eq!(
+        run(&engine, &line.repeat(5)),
+        "ERR template: tmpl:1:129: executing \"tmpl\" at <printf \"%300s\" \"x\">: error calling \
+         printf: the values produced exceed the limit of 2000 bytes"
+    );
+    // FuncMap functions are charged too.
+    let upper = format!("{{{{ $s := upper {:?} }}}}", "x".repeat(500));
+    assert_eq!(run(&engine, &upper.repeat(3)), "");
+    assert!(
+        run(&engine, &upper.repeat(4))
+            .ends_with("error calling upper: the values produced exceed the limit of 2000 bytes")
+    );
+}
+
+#[test]
+fn builtins_refuse_results_before_building_them() {
+    let engine = with_limits(budget(100_000, 0));
+    assert_eq!(run(&engine, r#"{{ len (printf "%500s" "x") }}"#), "500");
+    assert_eq!(
+        run(&engine, r#"{{ printf "%65535s%65535s" "x" "y" }}"#),
+        "ERR template: tmpl:1:3: executing \"tmpl\" at <printf \"%65535s%65535s\" \"x\" \"y\">: \
+         error calling printf: the values produced exceed the limit of 100000 bytes"
+    );
+    // gotmpl's own errors of builtins keep their text.
+    assert_eq!(
+        run(&engine, "{{ index .List 10 }}"),
+        "ERR template: tmpl: executing \"tmpl\": index out of range: 10"
+    );
+}
+
+#[test]
+fn steps_count_calls_templates_and_iterations() {
+    let engine = with_limits(budget(usize::MAX, 5));
+    // The body itself is one step, then one per iteration.
+    assert_eq!(run(&engine, "{{range 4}}{{end}}"), "");
+    let over = "ERR template: tmpl: executing \"tmpl\": the execution exceeds the limit of 5 steps \
+                (function calls, template calls and range iterations)";
+    assert_eq!(run(&engine, "{{range 5}}{{end}}"), over);
+    // 1 + 2 iterations + 2 calls; then 1 + 3 + 3.
+    assert_eq!(run(&engine, r#"{{define "t"}}{{end}}{{range 2}}{{template "t"}}{{end}}"#), "");
+    assert_eq!(run(&engine, r#"{{define "t"}}{{end}}{{range 3}}{{template "t"}}{{end}}"#), over);
+    assert_eq!(
+        run(
+            &engine,
+            r#"{{ upper "a" }}{{ upper "b" }}{{ upper "c" }}{{ upper "d" }}{{ upper "e" }}"#
+        ),
+        "ERR template: tmpl:1:63: executing \"tmpl\" at <upper \"e\">: error calling upper: the \
+         execution exceeds the limit of 5 steps (function calls, template calls and range \
+         iterations)"
+    );
+}
+
+#[test]
+fn values_nest_no_deeper_than_the_limit() {
+    let mut funcs = common::funcs();
+    funcs.insert("wrap", |args: &[certgate_gotemplate::Value]| {
+        Ok(certgate_gotemplate::Value::List(args.to_vec().into()))
+    });
+    let engine = certgate_gotemplate::Engine::new("tmpl", funcs)
+        .limits(Limits { max_value_depth: 3, ..Limits::default() });
+    assert_eq!(run(&engine, "{{ $d := wrap (wrap (wrap 1)) }}ok"), "ok");
+    assert_eq!(
+        run(&engine, "{{ $d := wrap (wrap (wrap (wrap 1))) }}"),
+        "ERR template: tmpl:1:9: executing \"tmpl\" at <wrap (wrap (wrap (wrap 1)))>: error \
+         calling wrap: the values produced nest deeper than the limit of 3 levels"
+    );
+}
+
+#[test]
+fn the_deadline_is_checked_at_every_step() {
+    let engine =
+        with_limits(Limits { max_duration: Some(std::time::Duration::ZERO), ..Limits::default() });
+    assert_eq!(
+        run(&engine, "text"),
+        "ERR template: tmpl: executing \"tmpl\": the execution exceeds the time limit of 0s"
+    );
+    let engine = with_limits(Limits { max_duration: None, ..Limits::default() });
+    assert_eq!(run(&engine, "{{range 3}}x{{end}}"), "xxx");
 }

@@ -59,6 +59,38 @@ pub(crate) fn check_depth(value: &Value) -> Result<(), PatchError> {
     Ok(())
 }
 
+/// The length of `value` as compact JSON, counting no further than `limit + 1` bytes: a
+/// result above `limit` means "over the limit" without the cost of measuring all of it, and
+/// nothing is allocated whatever the size.
+pub fn encoded_len_up_to(value: &Value, limit: usize) -> usize {
+    let mut counter = Counter { count: 0, stop: limit.saturating_add(1) };
+    // The only error is the counter refusing more bytes, i.e. the value is over the limit.
+    match serde_json::to_writer(&mut counter, value) {
+        Ok(()) => counter.count,
+        Err(_) => counter.stop,
+    }
+}
+
+/// A writer that only counts, and fails once it has seen `stop` bytes.
+struct Counter {
+    count: usize,
+    stop: usize,
+}
+
+impl std::io::Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.count = self.count.saturating_add(buf.len());
+        if self.count >= self.stop {
+            return Err(std::io::Error::other("over the limit"));
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Upstream decodes strategic merge and apply bodies into a Go map; this is the error
 /// text Go's JSON decoder gives when the body is some other JSON type.
 pub(crate) fn not_an_object(value: &Value) -> PatchError {

@@ -45,6 +45,19 @@ pub enum PatchError {
         /// Operations in the request.
         got: usize,
     },
+    /// The `copy` operations of a JSON patch would add more bytes than the API server
+    /// allows (422, with upstream's generic message; the detail is in `Display`, for logs).
+    /// Split the patch, or write the object with a PUT or a merge patch instead.
+    #[error(
+        "Unable to complete the copy, the accumulated size increase of copy is {copied}, exceeding the limit {limit}"
+    )]
+    CopyTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+        /// Bytes the copies had added when the limit was passed (counted up to `limit + 1`
+        /// for the copy that passed it).
+        copied: usize,
+    },
     /// The body nests deeper than the allowed depth (400).
     #[error(
         "patch is nested deeper than {max} levels; flatten it or split it into several patches"
@@ -85,7 +98,10 @@ impl PatchError {
         match self {
             Self::BadRequest(_) | Self::TooDeep { .. } => 400,
             Self::BodyTooLarge { .. } | Self::TooManyOperations { .. } => 413,
-            Self::JsonPatchFailed { .. } | Self::Unprocessable(_) | Self::InvalidOptions(_) => 422,
+            Self::JsonPatchFailed { .. }
+            | Self::CopyTooLarge { .. }
+            | Self::Unprocessable(_)
+            | Self::InvalidOptions(_) => 422,
             Self::StrategicMergeUnsupported => 415,
             Self::Conflicts(_) => 409,
         }
@@ -106,7 +122,9 @@ impl PatchError {
     /// the detail and sends a generic sentence; everything else carries the full text.
     pub fn status_message(&self) -> String {
         match self {
-            Self::JsonPatchFailed { .. } => GENERIC_UNPROCESSABLE.to_owned(),
+            Self::JsonPatchFailed { .. } | Self::CopyTooLarge { .. } => {
+                GENERIC_UNPROCESSABLE.to_owned()
+            }
             other => other.to_string(),
         }
     }

@@ -22,9 +22,9 @@ mod strategy;
 use serde_json::Value;
 
 pub use apply::{ApplyOptions, MAX_FIELD_MANAGER_LEN, apply_create};
-pub use body::{MAX_BODY_BYTES, MAX_DEPTH};
+pub use body::{MAX_BODY_BYTES, MAX_DEPTH, encoded_len_up_to};
 pub use error::{CUSTOM_RESOURCE_PATCH_TYPES, Conflict, GENERIC_UNPROCESSABLE, PatchError};
-pub use json::MAX_JSON_PATCH_OPERATIONS;
+pub use json::{JsonPatchLimits, MAX_JSON_PATCH_COPY_BYTES, MAX_JSON_PATCH_OPERATIONS};
 pub use patch_type::PatchType;
 pub use prune::prune_managed_fields;
 pub use strategy::{BuiltinStrategy, ListStrategy, MergeStrategy, builtin_strategy};
@@ -47,10 +47,20 @@ pub fn apply_patch(
     match patch_type {
         PatchType::Apply => apply::apply(live, body, apply),
         // Fields a patch removed have no owner any more.
-        PatchType::Json => json::apply(live, body).map(pruned),
+        PatchType::Json => json::apply(live, body, &JsonPatchLimits::default()).map(pruned),
         PatchType::Merge => merge::apply(live, body).map(pruned),
         PatchType::StrategicMerge => strategic::apply(live, body, strategy).map(pruned),
     }
+}
+
+/// Applies a JSON patch under `limits` instead of the API server's defaults (tests and
+/// callers that need tighter bounds).
+pub fn apply_json_patch(
+    live: &Value,
+    body: &[u8],
+    limits: &JsonPatchLimits,
+) -> Result<Value, PatchError> {
+    json::apply(live, body, limits).map(pruned)
 }
 
 fn pruned(mut object: Value) -> Value {

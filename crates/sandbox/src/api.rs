@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{Extension, Query, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
@@ -79,13 +80,21 @@ pub async fn handle(
     uri: Uri,
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Response {
     let target = match resolve(&sandbox.registry, uri.path()) {
         Ok(target) => target,
-        Err(err) => return err.into_response(),
+        Err(err) => return refused(&method, &uri, &user, err),
     };
-    let requester = Requester::new(user, is_dry_run(&query), query.get("fieldManager").cloned());
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) => return refused(&method, &uri, &user, body_rejected(&rejection)),
+    };
+    if let Err(err) = crate::options::check(&method, target.name.is_none(), &query) {
+        return refused(&method, &uri, &user, err);
+    }
+    let requester =
+        Requester::new(user.clone(), is_dry_run(&query), query.get("fieldManager").cloned());
     let result = match (&method, target.name.as_deref()) {
         (&Method::POST, _) if target.resource.create_only => {
             crate::reviews::create(&sandbox, &target, &requester.user, &headers, &body)
@@ -113,14 +122,14 @@ pub async fn handle(
             patch(&sandbox, &target, name, &requester, &headers, &body, &query).await
         }
         (&Method::DELETE, Some(name)) => {
-            delete(&sandbox, &target, name, requester.clone(), &headers, &body).await
+            delete(&sandbox, &target, name, requester.clone(), &headers, &body, &query).await
         }
         (&Method::DELETE, None) => delete_collection(&sandbox, &target, &requester, &query).await,
         _ => Err(ApiError::method_not_allowed(method.as_str())),
     };
     let mut response = match result {
         Ok((status, value)) => (status, axum::Json(value)).into_response(),
-        Err(err) => err.into_response(),
+        Err(err) => refused(&method, &uri, &user, err),
     };
     // Merged from every webhook called, so capped again as the API server's recorder caps them.
     for warning in certgate_dispatch::cap_warnings(requester.warnings()) {
@@ -129,6 +138,50 @@ pub async fn handle(
         }
     }
     response
+}
+
+/// Longest status message copied into a refusal's log line: enough for the reason, not
+/// for the data of a large object.
+const MAX_LOGGED_MESSAGE: usize = 300;
+
+/// The answer to a refused request, with one `info` line saying who was refused and why
+/// (the `Status` message, cut short; never a token or a request body).
+fn refused(method: &Method, uri: &Uri, user: &UserInfo, err: ApiError) -> Response {
+    let mut message = err.message.as_str();
+    if message.len() > MAX_LOGGED_MESSAGE {
+        let mut end = MAX_LOGGED_MESSAGE;
+        while !message.is_char_boundary(end) {
+            end -= 1;
+        }
+        message = &message[..end];
+    }
+    tracing::info!(
+        method = %method,
+        path = %uri.path(),
+        user = %user.username,
+        code = err.code,
+        reason = %err.reason,
+        "request refused: {message}"
+    );
+    err.into_response()
+}
+
+/// A body the extractor could not read: over the limit is the API server's 413 (its
+/// `MaxBytesReader` message, k8s.io/apiserver/pkg/endpoints/handlers/rest.go `limitedReadBody`).
+fn body_rejected(rejection: &BytesRejection) -> ApiError {
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return body_too_large();
+    }
+    ApiError::bad_request(format!("the request body could not be read: {}", rejection.body_text()))
+}
+
+/// `errors.NewRequestEntityTooLargeError("limit is 3145728")`.
+pub(crate) fn body_too_large() -> ApiError {
+    ApiError::new(
+        413,
+        "RequestEntityTooLarge",
+        format!("Request entity too large: limit is {MAX_BODY_BYTES}"),
+    )
 }
 
 /// `299 - "<text>"`, the Warning header the API server sends for admission warnings.
@@ -147,7 +200,7 @@ fn is_true(value: Option<&String>) -> bool {
 /// `certgate-kubeproto`; a protobuf kind it does not know gets the API server's 415.
 pub(crate) fn parse_body(headers: &HeaderMap, body: &[u8]) -> Result<Value, ApiError> {
     if body.len() > MAX_BODY_BYTES {
-        return Err(ApiError::new(413, "RequestEntityTooLarge", "the request body is too large"));
+        return Err(body_too_large());
     }
     let content_type = headers
         .get(header::CONTENT_TYPE)
@@ -328,7 +381,7 @@ async fn patch(
         ApiError::new(415, "UnsupportedMediaType", format!("the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml (got {content_type:?})"))
     })?;
     if body.len() > MAX_BODY_BYTES {
-        return Err(ApiError::new(413, "RequestEntityTooLarge", "the request body is too large"));
+        return Err(body_too_large());
     }
     crate::patching::patch(sandbox, target, name, requester, patch_type, body, query).await
 }
@@ -342,12 +395,14 @@ async fn delete(
     mut requester: Requester,
     headers: &HeaderMap,
     body: &[u8],
+    query: &HashMap<String, String>,
 ) -> Answer {
     let options = if body.iter().all(u8::is_ascii_whitespace) {
         Value::Null
     } else {
         parse_body(headers, body)?
     };
+    crate::options::delete_options(query, Some(&options))?;
     let preconditions = writes::Preconditions::from_options(&options)?;
     if let Some(dry_run) = options.get("dryRun").and_then(Value::as_array) {
         requester.dry_run |= dry_run.iter().any(|d| d == "All");

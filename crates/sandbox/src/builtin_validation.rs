@@ -5,7 +5,7 @@
 use certgate_dispatch::{ConfigurationKind, validate_configuration};
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::status::ApiError;
 use crate::target::Target;
@@ -27,16 +27,14 @@ pub fn validate(target: &Target, object: &Value) -> Result<(), ApiError> {
     };
     let Some(aggregate) = certgate_api::field::aggregate_texts(problems) else { return Ok(()) };
     let name = object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default();
-    Err(ApiError::new(
-        422,
-        "Invalid",
-        format!(
-            "{} {} is invalid: {aggregate}",
-            resource.qualified_kind(),
-            certgate_gofmt::quote(name)
-        ),
-    )
-    .with_details(json!({"name": name, "group": resource.group, "kind": resource.kind})))
+    Err(ApiError::invalid(
+        &resource.qualified_kind(),
+        &resource.group,
+        &resource.kind,
+        name,
+        &aggregate,
+        None,
+    ))
 }
 
 /// The configuration's field errors; one that does not even decode is a 400, as upstream.

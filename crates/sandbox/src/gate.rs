@@ -82,8 +82,16 @@ fn admit(sandbox: &Sandbox, request: &Request) -> Result<UserInfo, Refusal> {
     let headers = request.headers().iter().map(|(name, value)| (name.as_str(), value.as_bytes()));
     let user = match Impersonation::from_headers(headers) {
         Ok(None) => user,
-        Ok(Some(impersonation)) => impersonation.authorize(&user, &*authorizer)?,
-        Err(err) => return Err(Refusal::PlainInternal(err.plain_text_body(&uri(request)))),
+        Ok(Some(impersonation)) => {
+            impersonation.authorize(&user, &*authorizer).inspect_err(|err| {
+                tracing::info!(user = %user.username, path = %request.uri().path(), reason = %err.message, "impersonation refused");
+            })?
+        }
+        Err(err) => {
+            let body = err.plain_text_body(&uri(request));
+            tracing::info!(user = %user.username, path = %request.uri().path(), reason = %body.trim_end(), "impersonation headers refused");
+            return Err(Refusal::PlainInternal(body));
+        }
     };
     let attributes = request_attributes(
         request.method().as_str(),
@@ -91,11 +99,15 @@ fn admit(sandbox: &Sandbox, request: &Request) -> Result<UserInfo, Refusal> {
         request.uri().query().unwrap_or_default(),
     )
     .map_err(|err| {
-        Refusal::PlainInternal(certgate_access::plain_internal_error(&uri(request), &err))
+        let body = certgate_access::plain_internal_error(&uri(request), &err);
+        tracing::info!(user = %user.username, path = %request.uri().path(), reason = %body.trim_end(), "request attributes refused");
+        Refusal::PlainInternal(body)
     })?;
     let decision = RequestAuthorizer::authorize(&*authorizer, &user, &attributes);
     if !decision.allowed {
-        return Err(forbidden_status(&user.username, &attributes, &decision.reason).into());
+        let status = forbidden_status(&user.username, &attributes, &decision.reason);
+        tracing::info!(user = %user.username, method = %request.method(), path = %request.uri().path(), reason = %status.message, "request forbidden");
+        return Err(status.into());
     }
     Ok(user)
 }

@@ -2,6 +2,9 @@
 
 use std::fmt::Write as _;
 use std::net::SocketAddr;
+use std::path::Path;
+
+pub use certgate_store::files::SecretFileError;
 
 /// The cluster, user and context name written into the kubeconfig.
 pub const CONTEXT: &str = "certgate-sandbox";
@@ -34,6 +37,13 @@ pub fn render(addr: SocketAddr, ca_pem: &str, token: &str) -> String {
          current-context: {CONTEXT}\n"
     );
     out
+}
+
+/// Writes a kubeconfig to `path`: it holds the admin token, so it is written owner-only
+/// (0600) and replaces any file there atomically (an existing 0644 file does not keep its
+/// mode); a symbolic link at `path` is refused. See [`certgate_store::files::write_secret`].
+pub fn write(path: &Path, kubeconfig: &str) -> Result<(), SecretFileError> {
+    certgate_store::files::write_secret(path, kubeconfig.as_bytes())
 }
 
 fn base64_encode(bytes: &[u8]) -> String {

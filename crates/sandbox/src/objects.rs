@@ -152,7 +152,6 @@ pub fn fill_create(object: &mut Value, resource: &ResourceType) -> Result<(), Ap
     } else {
         name
     };
-    validate_name(resource, &name)?;
     metadata.insert("name".to_owned(), json!(name));
     metadata.insert("uid".to_owned(), json!(new_uid()));
     metadata.insert("creationTimestamp".to_owned(), json!(now()));
@@ -174,77 +173,13 @@ fn prepare_create(
     namespace: Option<&str>,
 ) -> Result<(), ApiError> {
     decode_create(object, resource, namespace)?;
-    fill_create(object, resource)
+    fill_create(object, resource)?;
+    crate::object_meta::validate_create(resource, object)
 }
 
 /// Custom resources and CRDs keep `metadata.generation`; other built-ins here do not.
 fn tracks_generation(resource: &ResourceType) -> bool {
     resource.is_custom() || resource.plural == "customresourcedefinitions"
-}
-
-/// The name of a new object, by the rule of its kind as the API server validates it: RBAC
-/// objects take any path segment (`system:discovery`), namespaces a DNS-1123 label, the
-/// other kinds a DNS-1123 subdomain.
-fn validate_name(resource: &ResourceType, name: &str) -> Result<(), ApiError> {
-    let problem = if resource.group == "rbac.authorization.k8s.io" {
-        path_segment_problem(name)
-    } else if resource.group.is_empty() && resource.plural == "namespaces" {
-        label_problem(name)
-    } else {
-        subdomain_problem(name)
-    };
-    let Some(problem) = problem else { return Ok(()) };
-    let quoted = certgate_gofmt::quote(name);
-    Err(ApiError::new(
-        422,
-        "Invalid",
-        format!(
-            "{} {quoted} is invalid: metadata.name: Invalid value: {quoted}: {problem}",
-            resource.qualified_kind()
-        ),
-    ))
-}
-
-fn is_label(label: &str) -> bool {
-    !label.is_empty()
-        && label.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && !label.starts_with('-')
-        && !label.ends_with('-')
-}
-
-fn subdomain_problem(name: &str) -> Option<String> {
-    if name.len() <= 253 && name.split('.').all(is_label) {
-        return None;
-    }
-    Some(
-        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', \
-         and must start and end with an alphanumeric character (e.g. 'example.com', regex used for \
-         validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-            .to_owned(),
-    )
-}
-
-fn label_problem(name: &str) -> Option<String> {
-    if name.len() > 63 {
-        return Some("must be no more than 63 characters".to_owned());
-    }
-    if is_label(name) {
-        return None;
-    }
-    Some(
-        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and \
-         must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used \
-         for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-            .to_owned(),
-    )
-}
-
-/// `path.ValidatePathSegmentName`: the name must fit in a URL path segment.
-fn path_segment_problem(name: &str) -> Option<String> {
-    if name == "." || name == ".." {
-        return Some(format!("may not be '{name}'"));
-    }
-    ["/", "%"].iter().find(|c| name.contains(**c)).map(|c| format!("may not contain '{c}'"))
 }
 
 /// Prepares `new` to replace `old`: identity and creation fields kept, the status split

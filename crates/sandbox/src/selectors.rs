@@ -68,6 +68,7 @@ impl LabelSelector {
             } else {
                 return Err(invalid(text, &format!("invalid term {term:?}")));
             };
+            check_requirement(&requirement)?;
             requirements.push(requirement);
         }
         Ok(LabelSelector(requirements))
@@ -84,6 +85,45 @@ impl LabelSelector {
             Requirement::Exists(k) => label(k).is_some(),
             Requirement::DoesNotExist(k) => label(k).is_none(),
         })
+    }
+}
+
+/// `NewRequirement`'s checks (k8s.io/apimachinery/pkg/labels/selector.go at v0.33.0): the
+/// key a qualified name, every value a label value, each failure one field error with the
+/// messages joined by "; ", the whole wrapped as the parser wraps it (400).
+fn check_requirement(requirement: &Requirement) -> Result<(), ApiError> {
+    use certgate_api::field::{BadValue, FieldError, Path};
+    let (key, values): (&str, Vec<&str>) = match requirement {
+        Requirement::Equals(k, v) | Requirement::NotEquals(k, v) => (k, vec![v.as_str()]),
+        Requirement::In(k, set) | Requirement::NotIn(k, set) => {
+            (k, set.iter().map(String::as_str).collect())
+        }
+        Requirement::Exists(k) | Requirement::DoesNotExist(k) => (k, Vec::new()),
+    };
+    let mut errors = Vec::new();
+    let key_problems = crate::names::qualified_name(key);
+    if !key_problems.is_empty() {
+        errors.push(FieldError::invalid(
+            Path::new("key"),
+            BadValue::Str(key.to_owned()),
+            key_problems.join("; "),
+        ));
+    }
+    for (i, value) in values.iter().enumerate() {
+        let problems = crate::names::label_value(value);
+        if !problems.is_empty() {
+            errors.push(FieldError::invalid(
+                Path::new("values").index(i).key(key),
+                BadValue::Str((*value).to_owned()),
+                problems.join("; "),
+            ));
+        }
+    }
+    match certgate_api::field::aggregate(&errors) {
+        None => Ok(()),
+        Some(aggregate) => {
+            Err(ApiError::bad_request(format!("unable to parse requirement: {aggregate}")))
+        }
     }
 }
 

@@ -9,6 +9,7 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use certgate_serving::ConnectionPolicy;
 use certgate_store::{Store, StoreOptions};
 use certgate_webhook::{DevCertificates, server_config};
 use serde_json::Value;
@@ -76,16 +77,21 @@ pub struct SandboxOptions {
     pub bookmark_interval: Duration,
     /// Static users (`--users FILE`) besides the admin of the written kubeconfig.
     pub users: StaticUsers,
+    /// Timeouts and limits for client connections (slow or idle clients are closed; a
+    /// watch in progress is not).
+    pub connections: ConnectionPolicy,
 }
 
 impl Default for SandboxOptions {
-    /// A free loopback port, state in memory, a bookmark every 10 s.
+    /// A free loopback port, state in memory, a bookmark every 10 s, the default
+    /// connection policy.
     fn default() -> SandboxOptions {
         SandboxOptions {
             listen: SocketAddr::from(([127, 0, 0, 1], 0)),
             data_dir: None,
             bookmark_interval: Duration::from_secs(10),
             users: StaticUsers::empty(),
+            connections: ConnectionPolicy::default(),
         }
     }
 }
@@ -171,9 +177,10 @@ pub async fn start(options: SandboxOptions) -> Result<RunningSandbox, StartError
     });
     crate::bootstrap::run(&sandbox).await.map_err(|err| StartError::Bootstrap(err.message))?;
     let handle = axum_server::Handle::new();
-    let server = axum_server::from_tcp_rustls(
+    let server = certgate_serving::tls_server(
         listener,
         axum_server::tls_rustls::RustlsConfig::from_config(tls),
+        &options.connections,
     )
     .map_err(|source| StartError::Listen { addr: options.listen, source })?
     .handle(handle.clone());
@@ -199,22 +206,13 @@ fn signing_key(data_dir: Option<&std::path::Path>) -> Result<TokenSigner, StartE
         Ok(key) => TokenSigner::from_pkcs8(&key).map_err(|err| failed(err.to_string())),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
             let signer = TokenSigner::generate().map_err(|err| failed(err.to_string()))?;
-            std::fs::create_dir_all(dir).map_err(|err| failed(err.to_string()))?;
-            write_private(&path, signer.pkcs8()).map_err(|err| failed(err.to_string()))?;
+            certgate_store::files::private_dir(dir).map_err(|err| failed(err.to_string()))?;
+            certgate_store::files::write_secret(&path, signer.pkcs8())
+                .map_err(|err| failed(err.to_string()))?;
             Ok(signer)
         }
         Err(err) => Err(failed(err.to_string())),
     }
-}
-
-/// Writes a file readable by its owner only, durably.
-fn write_private(path: &std::path::Path, contents: &[u8]) -> std::io::Result<()> {
-    use std::io::Write as _;
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut file =
-        std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path)?;
-    file.write_all(contents)?;
-    file.sync_all()
 }
 
 /// The admin token: 256 bits from the operating system's CSPRNG (it grants

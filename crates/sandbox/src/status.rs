@@ -42,6 +42,28 @@ impl ApiError {
         ApiError::new(404, "NotFound", "the server could not find the requested resource")
     }
 
+    /// 422 `<Kind>.<group> "<name>" is invalid: <aggregate>`, as `errors.NewInvalid` words
+    /// it; `causes` (one per field error) go in the details when given.
+    pub fn invalid(
+        qualified_kind: &str,
+        group: &str,
+        kind: &str,
+        name: &str,
+        aggregate: &str,
+        causes: Option<Vec<Value>>,
+    ) -> Self {
+        let mut details = json!({"name": name, "group": group, "kind": kind});
+        if let Some(causes) = causes {
+            details["causes"] = Value::Array(causes);
+        }
+        ApiError::new(
+            422,
+            "Invalid",
+            format!("{qualified_kind} {} is invalid: {aggregate}", certgate_gofmt::quote(name)),
+        )
+        .with_details(details)
+    }
+
     pub fn bad_request(message: impl Into<String>) -> Self {
         ApiError::new(400, "BadRequest", message)
     }
@@ -64,6 +86,12 @@ impl ApiError {
             "reason": self.reason,
             "code": self.code,
         });
+        // `StatusReasonUnknown` is the empty string and `reason` is `omitempty` upstream.
+        if self.reason.is_empty()
+            && let Some(fields) = status.as_object_mut()
+        {
+            fields.remove("reason");
+        }
         if let Some(details) = &self.details {
             status["details"] = (**details).clone();
         }

@@ -14,12 +14,12 @@ use serde_json::Value;
 
 use crate::admission::{self, Operation};
 use crate::api::{key, store_error};
-use crate::lifecycle;
 use crate::objects::{self, has_finalizers, is_deleting, mark_deleting, text};
 use crate::requester::Requester;
 use crate::server::Sandbox;
 use crate::status::ApiError;
 use crate::target::Target;
+use crate::{lifecycle, limits, object_meta, typed_fields};
 
 /// How often a write is recomputed when another write lands between its read and write.
 const ATTEMPTS: usize = 5;
@@ -34,12 +34,17 @@ pub(crate) async fn create(
     mut object: Value,
 ) -> Answer {
     objects::decode_create(&mut object, &target.resource, target.namespace.as_deref())?;
+    typed_fields::check(&object, &target.resource)?;
+    limits::check_object_size(&object)?;
     lifecycle::before_create(sandbox, target, &mut object)?;
     let mut object =
         admission::mutate(sandbox, target, requester, Operation::Create, object, None).await?;
     objects::fill_create(&mut object, &target.resource)?;
+    object_meta::validate_create(&target.resource, &object)?;
     lifecycle::validate(sandbox, target, &mut object)?;
     admission::validate(sandbox, target, requester, Operation::Create, Some(&object), None).await?;
+    // Mutating webhooks may have grown it: the bound holds for what is stored or answered.
+    limits::check_object_size(&object)?;
     if requester.dry_run {
         return Ok((StatusCode::CREATED, object));
     }
@@ -65,6 +70,10 @@ pub(crate) async fn update(
     for _ in 0..ATTEMPTS {
         let current = read(sandbox, target, name)?;
         let new = compute(&current)?;
+        // A patch result is measured before anything else handles it (a JSON patch of
+        // copies can build an object far over the limit from a small body).
+        typed_fields::check(&new, &target.resource)?;
+        limits::check_object_size(&new)?;
         let expected = objects::precondition(&new)?;
         if let Some(expected) = expected
             && expected != current.revision
@@ -86,6 +95,7 @@ pub(crate) async fn update(
         if without_revision(&new) == without_revision(&current.object) {
             return Ok((StatusCode::OK, current.object));
         }
+        object_meta::validate_update(&target.resource, &new)?;
         lifecycle::validate(sandbox, target, &mut new)?;
         admission::validate(
             sandbox,
@@ -96,6 +106,7 @@ pub(crate) async fn update(
             Some(&current.object),
         )
         .await?;
+        limits::check_object_size(&new)?;
         if requester.dry_run {
             return Ok((StatusCode::OK, with_revision(new, current.revision)));
         }

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use certgate_gotemplate::{FuncError, FuncMap, Value, type_name};
+use certgate_gotemplate::{FuncError, FuncMap, Value, budget, type_name};
 
 /// The largest list, string or byte count a function will build. Go would happily allocate
 /// gigabytes for `repeat 1000000000 "x"`; a template engine serving many tenants must not.
@@ -96,14 +96,15 @@ pub fn call_err(msg: impl Into<String>) -> FuncError {
     FuncError::call(msg)
 }
 
-/// Refuses sizes above [`MAX_ELEMENTS`].
+/// Refuses sizes above [`MAX_ELEMENTS`], and results the execution's budget has no room for
+/// (`certgate_gotemplate::budget`: many calls below the per-call limit add up).
 pub fn check_size(name: &str, n: usize) -> Result<(), FuncError> {
     if n > MAX_ELEMENTS {
         return Err(call_err(format!(
             "{name}: result of {n} elements exceeds certgate's limit of {MAX_ELEMENTS}"
         )));
     }
-    Ok(())
+    budget::check_alloc(n)
 }
 
 /// Registers `f` under `name`, checking the argument count first as Go does.

@@ -2,7 +2,7 @@
 //! number-taking sprig function applies to its `interface{}` arguments.
 
 use certgate_gofmt::format_float_g;
-use certgate_gotemplate::{FuncMap, Value};
+use certgate_gotemplate::{FuncMap, Value, budget};
 
 use crate::args::{Arity, reg, s, str_list};
 use crate::gofmt::{parse_float, parse_int, sprint};
@@ -81,8 +81,14 @@ pub fn is_empty(v: &Value) -> bool {
 }
 
 pub fn register(m: &mut FuncMap) {
-    reg(m, "toString", Arity::Exact(1), |a| Ok(s(strval(a.any(0)))));
-    reg(m, "toStrings", Arity::Exact(1), |a| Ok(str_list(strslice(a.any(0)))));
+    reg(m, "toString", Arity::Exact(1), |a| {
+        budget::check_values(a.values, 1, 0)?;
+        Ok(s(strval(a.any(0))))
+    });
+    reg(m, "toStrings", Arity::Exact(1), |a| {
+        budget::check_values(a.values, 1, 0)?;
+        Ok(str_list(strslice(a.any(0))))
+    });
     // Go's strconv.Atoi with the error dropped.
     reg(m, "atoi", Arity::Exact(1), |a| Ok(Value::Int(parse_int(a.str(0)?, false).unwrap_or(0))));
     reg(m, "int64", Arity::Exact(1), |a| Ok(Value::Int(to_int64(a.any(0)))));

@@ -1,6 +1,6 @@
 //! Defaults, flow control and JSON functions.
 
-use certgate_gotemplate::{FuncMap, Value};
+use certgate_gotemplate::{FuncError, FuncMap, Value, budget};
 
 use crate::args::{Arity, call_err, reg, s};
 use crate::convert::is_empty;
@@ -35,10 +35,19 @@ pub fn register(m: &mut FuncMap) {
         ("toRawJson", false, false, false),
         ("mustToRawJson", false, false, true),
     ] {
-        reg(m, name, Arity::Exact(1), move |a| match encode(a.any(0), html, pretty) {
-            Ok(text) => Ok(s(text)),
-            Err(e) if must => Err(call_err(e)),
-            Err(_) => Ok(s("")),
+        reg(m, name, Arity::Exact(1), move |a| {
+            // Refused before encoding: a value sharing parts (a dictionary holding another
+            // twice, nested) encodes to far more text than it occupies.
+            budget::check_values(a.values, 1, 0)?;
+            encode_result(a.any(0), html, pretty, must)
         });
+    }
+}
+
+fn encode_result(value: &Value, html: bool, pretty: bool, must: bool) -> Result<Value, FuncError> {
+    match encode(value, html, pretty) {
+        Ok(text) => Ok(s(text)),
+        Err(e) if must => Err(call_err(e)),
+        Err(_) => Ok(s("")),
     }
 }

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use certgate_gotemplate::{FuncError, FuncMap, Value};
+use certgate_gotemplate::{FuncError, FuncMap, Value, budget};
 
 use crate::args::{Arity, Map, call_err, list, map_value, reg, s, str_list, value_map};
 use crate::convert::{is_empty, strval};
@@ -82,6 +82,7 @@ pub fn register(m: &mut FuncMap) {
         ("mustMergeOverwrite", true),
     ] {
         reg(m, name, Arity::AtLeast(1), move |a| {
+            budget::check_values(a.values, 1, 0)?;
             let mut dst = (*a.map(0)?).clone();
             for src in a.rest(1) {
                 merge_into(&mut dst, &*value_map(src)?, overwrite);

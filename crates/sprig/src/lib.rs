@@ -22,7 +22,13 @@
 //! Nothing a template asks for may allocate without bound: `repeat`, `indent`, `replace`
 //! with an empty pattern, `until`, `untilStep`, `seq`, `append`/`prepend`, `concat`, the
 //! `rand*` strings and `randBytes` refuse results above [`MAX_ELEMENTS`] (1,000,000 elements
-//! or bytes) with `<fn>: result of N elements exceeds certgate's limit of 1000000`.
+//! or bytes) with `<fn>: result of N elements exceeds certgate's limit of 1000000`. The same
+//! functions, and those that copy all their arguments or serialize a value (`cat`, `quote`,
+//! `squote`, `join` — whose separator is copied once per element —, `toJson` and its forms,
+//! `toString`, `toStrings`, `merge` and its forms), first check the execution's remaining
+//! budget (`certgate_gotemplate::budget`): many calls under the per-call limit add up, and a
+//! value that shares parts serializes to far more than it occupies. `uniq` compares within
+//! hash buckets, so it is linear rather than quadratic in the list's length.
 //!
 //! # Differences from sprig
 //!

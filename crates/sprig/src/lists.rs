@@ -1,6 +1,10 @@
 //! List functions. sprig's plain versions panic where the `must*` ones return an error; Go's
 //! template engine turns both into `error calling <fn>: <msg>`, so both report the same text.
 
+use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
 use certgate_gotemplate::{FuncError, FuncMap, Value};
 
 use crate::args::{Arity, call_err, check_size, list, reg, s};
@@ -92,9 +96,14 @@ pub fn register(m: &mut FuncMap) {
     });
     both(m, &["uniq", "mustUniq"], Arity::Exact(1), |a| {
         let items = as_list(a.any(0), "find uniq")?;
+        // Compared within buckets of equal hashes: comparing every item with every kept one
+        // takes minutes on a list of 100,000.
         let mut out: Vec<Value> = Vec::new();
+        let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
         for item in items {
-            if !out.iter().any(|o| deep_equal(o, item)) {
+            let bucket = buckets.entry(equality_hash(item)).or_default();
+            if !bucket.iter().any(|&kept| deep_equal(&out[kept], item)) {
+                bucket.push(out.len());
                 out.push(item.clone());
             }
         }
@@ -237,6 +246,32 @@ pub fn until_step(start: i64, stop: i64, step: i64) -> Result<Vec<i64>, FuncErro
 
 /// Go's `reflect.DeepEqual` for template values: same type and equal contents (an int and a
 /// float are never equal; nil equals nil only).
+/// A hash on which [`deep_equal`] values agree.
+fn equality_hash(value: &Value) -> u64 {
+    fn feed(value: &Value, hasher: &mut DefaultHasher) {
+        match value {
+            Value::List(items) => {
+                (1u8, items.len()).hash(hasher);
+                items.iter().for_each(|item| feed(item, hasher));
+            }
+            Value::Map(map) => {
+                (2u8, map.len()).hash(hasher);
+                for (key, item) in map.iter() {
+                    key.hash(hasher);
+                    feed(item, hasher);
+                }
+            }
+            // 0.0 and -0.0 are equal; NaN equals nothing, so its hash does not matter.
+            Value::Float(x) => (3u8, if *x == 0.0 { 0 } else { x.to_bits() }).hash(hasher),
+            Value::Function(_) => 4u8.hash(hasher),
+            other => (5u8, sprint(other)).hash(hasher),
+        }
+    }
+    let mut hasher = DefaultHasher::new();
+    feed(value, &mut hasher);
+    hasher.finish()
+}
+
 pub fn deep_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::List(x), Value::List(y)) => {

@@ -3,7 +3,7 @@
 //! raw bytes, which a Rust string cannot hold).
 
 use certgate_gofmt::quote;
-use certgate_gotemplate::{FuncError, FuncMap, Value};
+use certgate_gotemplate::{FuncError, FuncMap, Value, budget};
 
 use crate::args::{Arity, Map, call_err, check_size, list, map_value, reg, s, str_list};
 use crate::convert::{strslice, strval};
@@ -66,6 +66,8 @@ pub fn register(m: &mut FuncMap) {
     reg(m, "hasPrefix", Arity::Exact(2), |a| Ok(Value::Bool(a.str(1)?.starts_with(a.str(0)?))));
     reg(m, "hasSuffix", Arity::Exact(2), |a| Ok(Value::Bool(a.str(1)?.ends_with(a.str(0)?))));
     reg(m, "quote", Arity::AtLeast(0), |a| {
+        // Go's quoting writes at most four bytes (`\x00`) per byte.
+        budget::check_values(a.values, 4, a.values.len())?;
         let parts: Vec<String> = a
             .rest(0)
             .iter()
@@ -75,6 +77,7 @@ pub fn register(m: &mut FuncMap) {
         Ok(s(parts.join(" ")))
     });
     reg(m, "squote", Arity::AtLeast(0), |a| {
+        budget::check_values(a.values, 1, a.values.len().saturating_mul(3))?;
         let parts: Vec<String> = a
             .rest(0)
             .iter()
@@ -84,6 +87,7 @@ pub fn register(m: &mut FuncMap) {
         Ok(s(parts.join(" ")))
     });
     reg(m, "cat", Arity::AtLeast(0), |a| {
+        budget::check_values(a.values, 1, a.values.len())?;
         let parts: Vec<String> =
             a.rest(0).iter().filter(|v| !matches!(v, Value::Nil)).map(sprint).collect();
         Ok(s(parts.join(" ")))
@@ -150,6 +154,15 @@ pub fn register(m: &mut FuncMap) {
     });
     reg(m, "join", Arity::Exact(2), |a| {
         let sep = a.str(0)?;
+        // The separator is copied once per element: a long one joins a long list into far
+        // more than either.
+        let count = match a.any(1) {
+            Value::List(items) => items.len(),
+            _ => 1,
+        };
+        let separators = sep.len().saturating_mul(count);
+        budget::check_alloc(separators)?;
+        budget::check_values(a.rest(1), 1, separators)?;
         Ok(s(strslice(a.any(1)).join(sep)))
     });
     reg(m, "sortAlpha", Arity::Exact(1), |a| {

@@ -88,6 +88,16 @@ pub struct Listed {
     pub more: bool,
 }
 
+/// Every object under a prefix at one revision, shared with the store rather than copied
+/// (see [`crate::Store::snapshot`]).
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    /// In key order.
+    pub items: Vec<std::sync::Arc<Stored>>,
+    /// The store's revision when the snapshot was taken: a watch from it misses nothing.
+    pub revision: u64,
+}
+
 /// What a [`crate::Store::modify`] callback decides to do with the current object.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Modification {

@@ -1,12 +1,30 @@
 //! The bounded list of recent changes that watches replay and follow.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
-use crate::api::{Change, Prefix};
+use crate::api::{Change, Prefix, Stored};
+
+/// A kept change. The object is shared with the store's current state (and with watches'
+/// initial snapshots) rather than copied: the history costs pointers, not objects.
+pub(crate) struct Kept {
+    kind: fn(Stored) -> Change,
+    stored: Arc<Stored>,
+}
+
+impl Kept {
+    pub(crate) fn new(kind: fn(Stored) -> Change, stored: Arc<Stored>) -> Kept {
+        Kept { kind, stored }
+    }
+
+    fn change(&self) -> Change {
+        (self.kind)(Stored::clone(&self.stored))
+    }
+}
 
 pub(crate) struct History {
     /// Every change after `floor`, in revision order, one per revision.
-    changes: VecDeque<Change>,
+    changes: VecDeque<Kept>,
     capacity: usize,
     /// The oldest revision a watch can resume after: every change after it is kept.
     floor: u64,
@@ -40,11 +58,11 @@ impl History {
         self.floor
     }
 
-    pub(crate) fn push(&mut self, change: Change) {
+    pub(crate) fn push(&mut self, change: Kept) {
         if self.changes.len() >= self.capacity
             && let Some(dropped) = self.changes.pop_front()
         {
-            self.floor = dropped.revision();
+            self.floor = dropped.stored.revision;
         }
         self.changes.push_back(change);
     }
@@ -54,13 +72,13 @@ impl History {
         if after < self.floor {
             return Next::Expired { oldest: self.floor };
         }
-        let start = self.changes.partition_point(|change| change.revision() <= after);
+        let start = self.changes.partition_point(|kept| kept.stored.revision <= after);
         let mut seen = after;
-        for change in self.changes.range(start..) {
-            if prefix.contains(&change.stored().key) {
-                return Next::Found(change.clone());
+        for kept in self.changes.range(start..) {
+            if prefix.contains(&kept.stored.key) {
+                return Next::Found(kept.change());
             }
-            seen = change.revision();
+            seen = kept.stored.revision;
         }
         Next::Pending { seen }
     }
@@ -71,19 +89,22 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::api::{Key, Stored};
+    use crate::api::Key;
 
-    fn change(revision: u64, namespace: &str) -> Change {
-        Change::Added(Stored {
-            key: Key {
-                group: String::new(),
-                resource: "secrets".to_owned(),
-                namespace: namespace.to_owned(),
-                name: revision.to_string(),
-            },
-            object: json!({}),
-            revision,
-        })
+    fn change(revision: u64, namespace: &str) -> Kept {
+        Kept::new(
+            Change::Added,
+            Arc::new(Stored {
+                key: Key {
+                    group: String::new(),
+                    resource: "secrets".to_owned(),
+                    namespace: namespace.to_owned(),
+                    name: revision.to_string(),
+                },
+                object: json!({}),
+                revision,
+            }),
+        )
     }
 
     fn prefix(namespace: &str) -> Prefix {

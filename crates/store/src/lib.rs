@@ -8,7 +8,9 @@
 //! selectors): the API layer above it applies those and stores the result.
 
 mod api;
+mod checksum;
 mod disk;
+pub mod files;
 mod history;
 mod object;
 mod prefix;

@@ -2,6 +2,22 @@
 
 use crate::api::{Change, Key, Prefix, Stored};
 
+/// `resource.group namespace/name` (`resource namespace/name` in the core group, no
+/// `namespace/` when cluster-scoped), as in messages about one object.
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.resource)?;
+        if !self.group.is_empty() {
+            write!(f, ".{}", self.group)?;
+        }
+        f.write_str(" ")?;
+        if !self.namespace.is_empty() {
+            write!(f, "{}/", self.namespace)?;
+        }
+        write!(f, "\"{}\"", self.name)
+    }
+}
+
 impl Prefix {
     /// Whether `key` is one of the keys this prefix covers.
     pub fn contains(&self, key: &Key) -> bool {

@@ -2,14 +2,15 @@
 
 use std::collections::BTreeMap;
 use std::ops::Bound;
+use std::sync::Arc;
 
-use serde_json::Value;
-
-use crate::api::{Change, Key, Listed, Prefix, Stored};
-use crate::history::History;
+use crate::api::{Change, Key, Listed, Prefix, Snapshot, Stored};
+use crate::history::{History, Kept};
 
 pub(crate) struct State {
-    pub(crate) objects: BTreeMap<Key, (u64, Value)>,
+    /// Each object is shared (`Arc`) with the history and with watches' initial snapshots,
+    /// so that a watch costs pointers rather than a copy of what it lists.
+    pub(crate) objects: BTreeMap<Key, Arc<Stored>>,
     /// The last assigned revision.
     pub(crate) revision: u64,
     pub(crate) history: History,
@@ -17,11 +18,23 @@ pub(crate) struct State {
 
 impl State {
     pub(crate) fn get(&self, key: &Key) -> Option<Stored> {
-        self.objects.get(key).map(|(revision, object)| Stored {
-            key: key.clone(),
-            object: object.clone(),
-            revision: *revision,
-        })
+        self.objects.get(key).map(|stored| Stored::clone(stored))
+    }
+
+    fn range<'a>(
+        &'a self,
+        prefix: &'a Prefix,
+        after: Option<&Key>,
+    ) -> impl Iterator<Item = &'a Arc<Stored>> + 'a {
+        let first = prefix.first_key();
+        let lower = match after {
+            Some(after) if *after >= first => Bound::Excluded(after.clone()),
+            _ => Bound::Included(first),
+        };
+        self.objects
+            .range((lower, Bound::Unbounded))
+            .take_while(|(key, _)| prefix.contains(key))
+            .map(|(_, stored)| stored)
     }
 
     pub(crate) fn list(
@@ -30,40 +43,30 @@ impl State {
         after: Option<&Key>,
         limit: Option<usize>,
     ) -> Listed {
-        let first = prefix.first_key();
-        let lower = match after {
-            Some(after) if *after >= first => Bound::Excluded(after.clone()),
-            _ => Bound::Included(first),
-        };
         let limit = limit.filter(|limit| *limit > 0).unwrap_or(usize::MAX);
-        let mut matching = self
-            .objects
-            .range((lower, Bound::Unbounded))
-            .take_while(|(key, _)| prefix.contains(key));
-        let items = matching
-            .by_ref()
-            .take(limit)
-            .map(|(key, (revision, object))| Stored {
-                key: key.clone(),
-                object: object.clone(),
-                revision: *revision,
-            })
-            .collect();
+        let mut matching = self.range(prefix, after);
+        let items = matching.by_ref().take(limit).map(|stored| Stored::clone(stored)).collect();
         Listed { items, revision: self.revision, more: matching.next().is_some() }
+    }
+
+    pub(crate) fn snapshot(&self, prefix: &Prefix) -> Snapshot {
+        Snapshot { items: self.range(prefix, None).cloned().collect(), revision: self.revision }
     }
 
     /// Applies a change already made durable (if the store has a disk).
     pub(crate) fn apply(&mut self, change: Change) {
-        let stored = change.stored();
-        match &change {
-            Change::Added(_) | Change::Modified(_) => {
-                self.objects.insert(stored.key.clone(), (stored.revision, stored.object.clone()));
-            }
-            Change::Deleted(_) => {
-                self.objects.remove(&stored.key);
-            }
+        let (kind, stored, deleted): (fn(Stored) -> Change, Stored, bool) = match change {
+            Change::Added(stored) => (Change::Added, stored, false),
+            Change::Modified(stored) => (Change::Modified, stored, false),
+            Change::Deleted(stored) => (Change::Deleted, stored, true),
+        };
+        let stored = Arc::new(stored);
+        if deleted {
+            self.objects.remove(&stored.key);
+        } else {
+            self.objects.insert(stored.key.clone(), Arc::clone(&stored));
         }
         self.revision = stored.revision;
-        self.history.push(change);
+        self.history.push(Kept::new(kind, stored));
     }
 }

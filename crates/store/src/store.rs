@@ -7,7 +7,8 @@ use serde_json::Value;
 use tokio::sync::Notify;
 
 use crate::api::{
-    Change, Key, Listed, Modification, ModifyError, Prefix, StoreError, StoreOptions, Stored,
+    Change, Key, Listed, Modification, ModifyError, Prefix, Snapshot, StoreError, StoreOptions,
+    Stored,
 };
 use crate::disk::{Disk, Write};
 use crate::history::History;
@@ -85,6 +86,13 @@ impl Store {
         self.shared.read().list(prefix, after, limit)
     }
 
+    /// Every object under `prefix` in key order and the revision they are current at, shared
+    /// with the store instead of copied: what a watch streams as its initial events. Holding
+    /// a snapshot keeps the objects it names alive (also ones deleted since), nothing more.
+    pub fn snapshot(&self, prefix: &Prefix) -> Snapshot {
+        self.shared.read().snapshot(prefix)
+    }
+
     pub fn create(&self, key: Key, object: Value) -> Result<Stored, StoreError> {
         let disk = self.shared.writer();
         let revision = {
@@ -107,10 +115,10 @@ impl Store {
         let disk = self.shared.writer();
         let revision = {
             let state = self.shared.read();
-            let Some((actual, _)) = state.objects.get(key) else {
+            let Some(current) = state.objects.get(key) else {
                 return Err(StoreError::NotFound(Box::new(key.clone())));
             };
-            check(key, expected, *actual)?;
+            check(key, expected, current.revision)?;
             next(state.revision)?
         };
         self.put(&disk, key.clone(), object, revision, Change::Modified)
@@ -122,11 +130,11 @@ impl Store {
         let disk = self.shared.writer();
         let (object, revision) = {
             let state = self.shared.read();
-            let Some((actual, object)) = state.objects.get(key) else {
+            let Some(current) = state.objects.get(key) else {
                 return Err(StoreError::NotFound(Box::new(key.clone())));
             };
-            check(key, expected, *actual)?;
-            (object.clone(), next(state.revision)?)
+            check(key, expected, current.revision)?;
+            (current.object.clone(), next(state.revision)?)
         };
         self.remove(&disk, key.clone(), object, revision)
     }

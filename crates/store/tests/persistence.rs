@@ -104,9 +104,12 @@ fn a_second_open_of_the_same_directory_is_a_storage_error() {
     })
     .err()
     .unwrap();
-    assert!(
-        matches!(&error, StoreError::Storage(message) if message.starts_with("cannot open the database in ")),
-        "{error}"
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "storage failed: the store file {} is in use by another process (is another `certgate dev` running with the same data directory?)",
+            dir.path().join("store.redb").display()
+        )
     );
 }
 
@@ -115,11 +118,15 @@ fn a_data_directory_that_is_a_file_is_a_storage_error() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("file");
     std::fs::write(&file, b"not a directory").unwrap();
-    let error = Store::open(StoreOptions { data_dir: Some(file), ..StoreOptions::default() })
-        .err()
-        .unwrap();
-    assert!(
-        matches!(&error, StoreError::Storage(message) if message.starts_with("cannot create the data directory in ")),
-        "{error}"
+    let error =
+        Store::open(StoreOptions { data_dir: Some(file.clone()), ..StoreOptions::default() })
+            .err()
+            .unwrap();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "storage failed: cannot use the data directory: {} exists and is not a directory; choose another path",
+            file.display()
+        )
     );
 }

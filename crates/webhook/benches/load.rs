@@ -69,6 +69,7 @@ fn main() {
             ServerOptions {
                 listen: "127.0.0.1:0".parse().unwrap(),
                 tls: TlsSource::Fixed(certificates.serving.clone()),
+                connections: Default::default(),
             },
             admission.clone(),
             Arc::new(Metrics::default()),
@@ -80,6 +81,7 @@ fn main() {
             ServerOptions {
                 listen: "127.0.0.1:0".parse().unwrap(),
                 tls: TlsSource::Fixed(certificates.serving.clone()),
+                connections: Default::default(),
             },
             Arc::new(Fixed),
             Arc::new(Metrics::default()),

@@ -3,7 +3,7 @@
 use std::future::Future;
 
 use certgate_admission::review::{
-    AccessChecker, Admission, Endpoint, Handled, KindResolver, Rejection,
+    AccessChecker, Admission, Endpoint, Handled, HeavyReviewStats, KindResolver, Rejection,
 };
 
 /// Answers one AdmissionReview body. Production uses [`Admission`]; tests plug in fakes.
@@ -13,6 +13,12 @@ pub trait AdmissionHandler: Send + Sync + 'static {
         endpoint: Endpoint,
         body: &[u8],
     ) -> impl Future<Output = Result<Handled, Rejection>> + Send;
+
+    /// Counters of the CPU-heavy policy reviews, exported on `/metrics`; `None` for
+    /// handlers that have none.
+    fn policy_review_stats(&self) -> Option<HeavyReviewStats> {
+        None
+    }
 }
 
 impl<A, K> AdmissionHandler for Admission<A, K>
@@ -26,5 +32,9 @@ where
         body: &[u8],
     ) -> impl Future<Output = Result<Handled, Rejection>> + Send {
         Admission::handle(self, endpoint, body)
+    }
+
+    fn policy_review_stats(&self) -> Option<HeavyReviewStats> {
+        Some(self.heavy_review_stats())
     }
 }

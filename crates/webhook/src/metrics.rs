@@ -7,8 +7,11 @@ use std::time::Duration;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
+
+use certgate_admission::review::HeavyReviewStats;
 
 /// The content type of [`Metrics::encode`]'s output.
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
@@ -57,6 +60,25 @@ struct PathLabels {
     path: String,
 }
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ReviewResultLabels {
+    result: &'static str,
+}
+
+/// How policy reviews ended, the `result` label of `policy_reviews_total`.
+const REVIEW_RESULTS: [&str; 3] = ["completed", "cancelled", "refused"];
+
+/// The CPU-heavy policy reviews (`certgate_admission`'s bounded pool), read from the
+/// handler's counters when metrics are scraped.
+struct PolicyReviews {
+    running: Gauge,
+    waiting: Gauge,
+    ended: Family<ReviewResultLabels, Counter>,
+    /// The handler's totals last exported: counters only move forward by the difference,
+    /// once per change even when scrapes overlap.
+    exported: Mutex<[u64; 3]>,
+}
+
 /// The webhook's metrics and their registry.
 pub struct Metrics {
     registry: Registry,
@@ -64,6 +86,7 @@ pub struct Metrics {
     duration: Family<PathLabels, Histogram>,
     resources: LabelBudget,
     operations: LabelBudget,
+    policy_reviews: PolicyReviews,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -89,12 +112,39 @@ impl Default for Metrics {
             "Time from receiving an admission request to its answer",
             duration.clone(),
         );
+        let policy_reviews = PolicyReviews {
+            running: Gauge::default(),
+            waiting: Gauge::default(),
+            ended: Family::default(),
+            exported: Mutex::new([0; 3]),
+        };
+        registry.register(
+            "policy_reviews_running",
+            "CertificateRequestPolicy reviews compiling CEL now",
+            policy_reviews.running.clone(),
+        );
+        registry.register(
+            "policy_reviews_waiting",
+            "CertificateRequestPolicy reviews waiting for a turn to compile",
+            policy_reviews.waiting.clone(),
+        );
+        registry.register(
+            "policy_reviews",
+            "CertificateRequestPolicy reviews by how they ended: completed, cancelled (the \
+             client went away) or refused (too many waiting, 429)",
+            policy_reviews.ended.clone(),
+        );
+        // Declared up front, so dashboards and alerts see zeros rather than no series.
+        for result in REVIEW_RESULTS {
+            let _declared = policy_reviews.ended.get_or_create(&ReviewResultLabels { result });
+        }
         Self {
             registry,
             requests,
             duration,
             resources: LabelBudget::default(),
             operations: LabelBudget::default(),
+            policy_reviews,
         }
     }
 }
@@ -119,6 +169,24 @@ impl Metrics {
         self.duration
             .get_or_create(&PathLabels { path: path.to_owned() })
             .observe(elapsed.as_secs_f64());
+    }
+
+    /// Brings the policy-review metrics up to the handler's counters `stats`.
+    pub fn observe_policy_reviews(&self, stats: &HeavyReviewStats) {
+        let reviews = &self.policy_reviews;
+        reviews.running.set(i64::try_from(stats.running).unwrap_or(i64::MAX));
+        reviews.waiting.set(i64::try_from(stats.waiting).unwrap_or(i64::MAX));
+        let totals = [stats.completed, stats.cancelled, stats.refused];
+        // A poisoned lock only means a scrape panicked mid-update; the totals are intact.
+        let mut exported = reviews.exported.lock().unwrap_or_else(|e| e.into_inner());
+        for ((result, total), seen) in
+            REVIEW_RESULTS.into_iter().zip(totals).zip(exported.iter_mut())
+        {
+            if total > *seen {
+                reviews.ended.get_or_create(&ReviewResultLabels { result }).inc_by(total - *seen);
+                *seen = total;
+            }
+        }
     }
 
     /// The OpenMetrics text exposition of every metric.
@@ -183,6 +251,36 @@ mod tests {
             text.contains("certgate_webhook_request_duration_seconds_count{path=\"/mutate\"} 2\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn policy_reviews_follow_the_handler_counters_and_start_at_zero() {
+        let metrics = Metrics::default();
+        let text = metrics.encode().unwrap();
+        for result in REVIEW_RESULTS {
+            assert!(
+                text.contains(&format!(
+                    "certgate_webhook_policy_reviews_total{{result=\"{result}\"}} 0\n"
+                )),
+                "{text}"
+            );
+        }
+        let stats =
+            HeavyReviewStats { running: 2, waiting: 5, completed: 7, cancelled: 1, refused: 3 };
+        metrics.observe_policy_reviews(&stats);
+        // A second scrape of the same totals adds nothing.
+        metrics.observe_policy_reviews(&stats);
+        metrics.observe_policy_reviews(&HeavyReviewStats { completed: 9, ..stats });
+        let text = metrics.encode().unwrap();
+        for line in [
+            "certgate_webhook_policy_reviews_running 2\n",
+            "certgate_webhook_policy_reviews_waiting 5\n",
+            "certgate_webhook_policy_reviews_total{result=\"completed\"} 9\n",
+            "certgate_webhook_policy_reviews_total{result=\"cancelled\"} 1\n",
+            "certgate_webhook_policy_reviews_total{result=\"refused\"} 3\n",
+        ] {
+            assert!(text.contains(line), "{line} missing in {text}");
+        }
     }
 
     #[test]

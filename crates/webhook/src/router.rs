@@ -189,6 +189,9 @@ async fn readyz<H: AdmissionHandler>(State(shared): State<Arc<Shared<H>>>) -> Re
 }
 
 async fn metrics_text<H: AdmissionHandler>(State(shared): State<Arc<Shared<H>>>) -> Response {
+    if let Some(stats) = shared.handler.policy_review_stats() {
+        shared.metrics.observe_policy_reviews(&stats);
+    }
     match shared.metrics.encode() {
         Ok(text) => {
             (StatusCode::OK, [(header::CONTENT_TYPE, metrics::CONTENT_TYPE)], text).into_response()

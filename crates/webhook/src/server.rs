@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use axum_server::Handle;
 use axum_server::tls_rustls::RustlsConfig;
+use certgate_serving::ConnectionPolicy;
 use tokio::task::JoinHandle;
 
 use crate::dynamic_serving::CertificateFeed;
@@ -36,6 +37,8 @@ pub enum TlsSource {
 pub struct ServerOptions {
     pub listen: SocketAddr,
     pub tls: TlsSource,
+    /// Timeouts and limits for client connections (slow or idle clients are closed).
+    pub connections: ConnectionPolicy,
 }
 
 /// A server that is listening with a loaded certificate.
@@ -92,7 +95,7 @@ pub async fn start<H: AdmissionHandler>(
     let readiness = Readiness::default();
     let app = router(handler, metrics, readiness.clone());
     let handle = Handle::new();
-    let server = axum_server::from_tcp_rustls(listener, tls.clone())
+    let server = certgate_serving::tls_server(listener, tls.clone(), &options.connections)
         .map_err(bind_error)?
         .handle(handle.clone());
     let mut serving = tokio::spawn(server.serve(app.into_make_service()));

@@ -30,7 +30,11 @@ async fn waits_for_the_first_certificate_then_follows_the_feed() {
     let second = DevCertificates::generate(&[]).unwrap();
     let (publisher, feed) = certificate_feed();
     let mut starting = Box::pin(start(
-        ServerOptions { listen: "127.0.0.1:0".parse().unwrap(), tls: TlsSource::Dynamic(feed) },
+        ServerOptions {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            tls: TlsSource::Dynamic(feed),
+            connections: Default::default(),
+        },
         Arc::new(Scripted),
         Arc::new(Metrics::default()),
     ));
@@ -72,7 +76,11 @@ async fn fails_when_the_provider_stops_before_any_certificate() {
     let (publisher, feed) = certificate_feed();
     drop(publisher);
     let err = start(
-        ServerOptions { listen: "127.0.0.1:0".parse().unwrap(), tls: TlsSource::Dynamic(feed) },
+        ServerOptions {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            tls: TlsSource::Dynamic(feed),
+            connections: Default::default(),
+        },
         Arc::new(Scripted),
         Arc::new(Metrics::default()),
     )

@@ -44,6 +44,7 @@ async fn serves_https_and_reloads_the_certificate_without_restart() {
                 key: key.clone(),
                 poll_interval: Duration::from_millis(20),
             },
+            connections: Default::default(),
         },
         Arc::new(Scripted),
         Arc::new(Metrics::default()),
@@ -87,6 +88,7 @@ async fn serves_http2_negotiated_through_alpn_as_the_api_server_connects() {
         ServerOptions {
             listen: "127.0.0.1:0".parse().unwrap(),
             tls: TlsSource::Fixed(certificates.serving.clone()),
+            connections: Default::default(),
         },
         Arc::new(Scripted),
         Arc::new(Metrics::default()),
@@ -140,6 +142,7 @@ async fn shutdown_lets_in_flight_requests_finish() {
         ServerOptions {
             listen: "127.0.0.1:0".parse().unwrap(),
             tls: TlsSource::Fixed(certificates.serving),
+            connections: Default::default(),
         },
         gate.clone(),
         Arc::new(Metrics::default()),

@@ -5,12 +5,11 @@
 //! commonName, then subject.serialNumber, then each otherNames entry, then each
 //! otherAttributes entry; within a field: OID, `required`, then rules by index.
 
-use certgate_api::field::{BadValue, FieldError, Path};
-use certgate_api::policy::{Allowed, AllowedOtherName, ValidationRule};
-use certgate_cel::PolicyCel;
-
+use super::budget::{self, Compiler};
 use super::oid;
 use crate::attributes::is_named_subject_oid;
+use certgate_api::field::{BadValue, FieldError, Path};
+use certgate_api::policy::{Allowed, AllowedOtherName};
 
 const REQUIRED_VALUES: &str =
     "at least one of 'values' or 'validations' must be defined if field is 'required'";
@@ -18,8 +17,18 @@ const REQUIRED_VALUE: &str =
     "at least one of 'value' or 'validations' must be defined if field is 'required'";
 const NAMED_OID: &str = "this OID is covered by a dedicated allowed.commonName / allowed.subject.* field; configure it there instead of otherAttributes";
 
-pub(crate) fn validate(cel: &PolicyCel, allowed: Option<&Allowed>, errors: &mut Vec<FieldError>) {
+pub(crate) fn validate(
+    rules: &mut Compiler<'_>,
+    allowed: Option<&Allowed>,
+    errors: &mut Vec<FieldError>,
+) {
     let Some(allowed) = allowed else { return };
+    let over_limits = budget::check_limits(allowed);
+    if !over_limits.is_empty() {
+        // Nothing is compiled: the other checks of `allowed` still run and report.
+        rules.stop();
+        errors.extend(over_limits);
+    }
     let base = Path::new("spec").child("allowed");
     let subject = allowed.subject.as_ref();
     let subject_path = base.child("subject");
@@ -47,7 +56,7 @@ pub(crate) fn validate(cel: &PolicyCel, allowed: Option<&Allowed>, errors: &mut 
         if slice.required == Some(true) && slice.values.is_none() && validations.is_empty() {
             errors.push(FieldError::required(path.child("values"), REQUIRED_VALUES));
         }
-        compile_all(cel, &path, validations, errors);
+        rules.compile_all(&path, validations, errors);
     }
 
     let mut strings = vec![(base.child("commonName"), allowed.common_name.as_ref())];
@@ -60,14 +69,14 @@ pub(crate) fn validate(cel: &PolicyCel, allowed: Option<&Allowed>, errors: &mut 
         if string.required == Some(true) && string.value.is_none() && validations.is_empty() {
             errors.push(FieldError::required(path.child("value"), REQUIRED_VALUE));
         }
-        compile_all(cel, &path, validations, errors);
+        rules.compile_all(&path, validations, errors);
     }
 
     let other_names = allowed.other_names.as_deref().unwrap_or_default();
     for (i, entry) in other_names.iter().enumerate() {
         let path = base.child("otherNames").index(i);
         errors.extend(oid::validate(path.child("oid"), &entry.oid));
-        validate_entry(cel, &path, entry, errors);
+        validate_entry(rules, &path, entry, errors);
     }
     let other_attributes = subject.and_then(|s| s.other_attributes.as_deref()).unwrap_or_default();
     for (i, entry) in other_attributes.iter().enumerate() {
@@ -78,12 +87,12 @@ pub(crate) fn validate(cel: &PolicyCel, allowed: Option<&Allowed>, errors: &mut 
             })
         });
         errors.extend(oid_error);
-        validate_entry(cel, &path, entry, errors);
+        validate_entry(rules, &path, entry, errors);
     }
 }
 
 fn validate_entry(
-    cel: &PolicyCel,
+    rules: &mut Compiler<'_>,
     path: &Path,
     entry: &AllowedOtherName,
     errors: &mut Vec<FieldError>,
@@ -92,24 +101,5 @@ fn validate_entry(
     if entry.required == Some(true) && entry.values.is_none() && validations.is_empty() {
         errors.push(FieldError::required(path.child("values"), REQUIRED_VALUES));
     }
-    compile_all(cel, path, validations, errors);
-}
-
-/// `Invalid(<path>.validations[i], <rule>, <compile error>)` for each rule that does not
-/// compile (compiling also warms the shared cache for evaluation).
-fn compile_all(
-    cel: &PolicyCel,
-    path: &Path,
-    rules: &[ValidationRule],
-    errors: &mut Vec<FieldError>,
-) {
-    for (i, rule) in rules.iter().enumerate() {
-        if let Err(err) = cel.compile(&rule.rule) {
-            errors.push(FieldError::invalid(
-                path.child("validations").index(i),
-                BadValue::Str(rule.rule.clone()),
-                err.to_string(),
-            ));
-        }
-    }
+    rules.compile_all(path, validations, errors);
 }

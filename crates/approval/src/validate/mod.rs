@@ -6,6 +6,7 @@
 //! reasons" unreachable).
 
 mod allowed;
+mod budget;
 mod constraints;
 mod oid;
 mod selector;
@@ -16,10 +17,31 @@ use certgate_cel::PolicyCel;
 
 use crate::PolicyValidation;
 
+pub use budget::{
+    Cancelled, CompileBudget, DEFAULT_COMPILE_TIME, MAX_RULE_BYTES_PER_POLICY, MAX_RULES_PER_POLICY,
+};
+
 /// Approver names registered besides the built-in `allowed` and `constraints`.
 const REGISTERED_PLUGINS: &[&str] = &[];
 
+/// The checks with no budget but the fixed limits.
 pub(crate) fn validate(cel: &PolicyCel, policy: &CertificateRequestPolicy) -> PolicyValidation {
+    match validate_within(cel, policy, &CompileBudget::default()) {
+        Ok(validation) => validation,
+        // Unreachable: nothing can cancel a review without a flag.
+        Err(cancelled) => PolicyValidation {
+            errors: vec![FieldError::internal(Path::new("spec"), cancelled)],
+            warnings: Vec::new(),
+        },
+    }
+}
+
+/// The checks, compiling rules within `budget`.
+pub(crate) fn validate_within(
+    cel: &PolicyCel,
+    policy: &CertificateRequestPolicy,
+    budget: &CompileBudget,
+) -> Result<PolicyValidation, Cancelled> {
     let spec = &policy.spec;
     let mut errors = Vec::new();
     // BTreeMap keys are already sorted, as upstream sorts the unknown names.
@@ -33,9 +55,13 @@ pub(crate) fn validate(cel: &PolicyCel, policy: &CertificateRequestPolicy) -> Po
         }
     }
     selector::validate(&spec.selector, &mut errors);
-    allowed::validate(cel, spec.allowed.as_ref(), &mut errors);
+    let mut rules = budget::Compiler::new(cel, budget);
+    allowed::validate(&mut rules, spec.allowed.as_ref(), &mut errors);
+    if rules.cancelled() {
+        return Err(Cancelled { left: rules.skipped });
+    }
     constraints::validate(spec.constraints.as_ref(), &mut errors);
-    PolicyValidation { errors, warnings: Vec::new() }
+    Ok(PolicyValidation { errors, warnings: Vec::new() })
 }
 
 #[cfg(test)]

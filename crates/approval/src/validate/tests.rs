@@ -184,3 +184,132 @@ spec.constraints.privateKey.maxSize: Invalid value: 9000: must be between 0 and 
         ))
     );
 }
+
+/// A policy whose `dnsNames` carry `rules`.
+fn with_dns_rules(rules: impl IntoIterator<Item = String>) -> Value {
+    let validations: Vec<Value> = rules.into_iter().map(|rule| json!({"rule": rule})).collect();
+    json!({"selector": {"issuerRef": {}}, "allowed": {"dnsNames": {"validations": validations}}})
+}
+
+fn policy(spec: Value) -> CertificateRequestPolicy {
+    CertificateRequestPolicy::new("p", serde_json::from_value(spec).expect("valid spec"))
+}
+
+/// `self != 'x' && self != 'x' ...`, exactly `len` bytes long.
+fn rule_of_len(len: usize, tag: usize) -> String {
+    let head = format!("self != '{tag}'");
+    // ` && '` and `' != ''` are 12 bytes.
+    format!("{head} && '{}' != ''", "a".repeat(len - head.len() - 12))
+}
+
+#[test]
+fn policies_at_the_limits_are_admitted() {
+    let rules = (0..MAX_RULES_PER_POLICY).map(|i| format!("self != '{i}'"));
+    assert_eq!(message(with_dns_rules(rules)), None);
+    let per_rule = MAX_RULE_BYTES_PER_POLICY / 8;
+    let rules: Vec<String> = (0..8).map(|i| rule_of_len(per_rule, i)).collect();
+    assert!(rules.iter().all(|r| r.len() == per_rule));
+    assert_eq!(message(with_dns_rules(rules)), None);
+}
+
+#[test]
+fn too_many_rules_are_denied_without_compiling_any() {
+    // Rule 0 does not compile: no compile error is reported, nothing was compiled.
+    let rules = std::iter::once("1 +".to_owned())
+        .chain((1..=MAX_RULES_PER_POLICY).map(|i| format!("self != '{i}'")));
+    let cel = PolicyCel::default();
+    let got = validate(&cel, &policy(with_dns_rules(rules))).message();
+    assert_eq!(
+        got.as_deref(),
+        Some(
+            "spec.allowed: Too many: 129: must have at most 128 validation rules in one policy; \
+             split the policy"
+        )
+    );
+    assert!(cel.is_empty(), "no rule was compiled");
+}
+
+#[test]
+fn too_many_rule_bytes_are_denied() {
+    let per_rule = MAX_RULE_BYTES_PER_POLICY / 8;
+    let rules: Vec<String> = (0..9).map(|i| rule_of_len(per_rule, i)).collect();
+    assert_eq!(
+        message(with_dns_rules(rules)).as_deref(),
+        Some(
+            "spec.allowed: Too long: may not be more than 262144 bytes of validation rules in one \
+             policy (these total 294912); shorten the rules or split the policy"
+        )
+    );
+}
+
+#[test]
+fn the_limits_count_rules_of_every_field() {
+    let ten = |offset: usize| -> Vec<Value> {
+        (0..10).map(|i| json!({"rule": format!("self != '{}'", offset + i)})).collect()
+    };
+    let mut allowed = serde_json::Map::new();
+    for (i, field) in
+        ["dnsNames", "ipAddresses", "uris", "emailAddresses", "commonName"].into_iter().enumerate()
+    {
+        allowed.insert(field.to_owned(), json!({"validations": ten(i * 10)}));
+    }
+    let subject_fields = [
+        "organizations",
+        "countries",
+        "organizationalUnits",
+        "localities",
+        "provinces",
+        "streetAddresses",
+        "postalCodes",
+        "serialNumber",
+    ];
+    let mut subject = serde_json::Map::new();
+    for (i, field) in subject_fields.into_iter().enumerate() {
+        subject.insert(field.to_owned(), json!({"validations": ten(100 + i * 10)}));
+    }
+    let entry = |i: usize| json!({"oid": "1.2.3.4", "values": ["*"], "validations": ten(i)});
+    subject.insert("otherAttributes".to_owned(), json!([entry(200)]));
+    allowed.insert("otherNames".to_owned(), json!([entry(300)]));
+    allowed.insert("subject".to_owned(), Value::Object(subject));
+    // 5 + 8 + 2 fields of ten rules.
+    let got = message(json!({"selector": {"issuerRef": {}}, "allowed": allowed}));
+    assert_eq!(
+        got.as_deref(),
+        Some(
+            "spec.allowed: Too many: 150: must have at most 128 validation rules in one policy; \
+             split the policy"
+        )
+    );
+}
+
+#[test]
+fn a_spent_time_budget_denies_at_the_first_rule_not_compiled() {
+    let rules = ["self != 'a'".to_owned(), "self != 'b'".to_owned()];
+    let budget = CompileBudget { cancelled: None, time: Some(std::time::Duration::ZERO) };
+    let cel = PolicyCel::default();
+    let validation = validate_within(&cel, &policy(with_dns_rules(rules)), &budget).unwrap();
+    assert_eq!(
+        validation.message().as_deref(),
+        Some(
+            "spec.allowed.dnsNames.validations[0]: Forbidden: compiling the validation rules of \
+             this policy took more than the 0ms allowed per review; this and the following \
+             rules were not compiled, use fewer or shorter rules"
+        )
+    );
+    assert!(cel.is_empty());
+}
+
+#[test]
+fn a_cancelled_review_stops_before_the_next_rule() {
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let budget = CompileBudget::new(flag, std::time::Duration::from_secs(60));
+    let cel = PolicyCel::default();
+    let rules = ["self != 'a'".to_owned(), "self != 'b'".to_owned()];
+    let got = validate_within(&cel, &policy(with_dns_rules(rules)), &budget);
+    assert_eq!(got, Err(Cancelled { left: 2 }));
+    assert_eq!(
+        Cancelled { left: 2 }.to_string(),
+        "the policy review was cancelled with 2 validation rules not compiled"
+    );
+    assert!(cel.is_empty());
+}

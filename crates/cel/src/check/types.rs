@@ -186,9 +186,19 @@ impl fmt::Display for Type {
 /// One substitution is threaded through the whole check of an expression so that a
 /// parameter bound in one call (the element type of an empty list, say) is seen by
 /// later calls; fresh parameters are numbered by it so they never clash.
+///
+/// A failed candidate is undone from a trail of the bindings it changed rather than by
+/// restoring a copy of every binding: an expression with n calls binds O(n)
+/// parameters, and copying them for each of its O(n) overload candidates made
+/// checking quadratic in the rule's length (issue #16).
 #[derive(Clone, Debug, Default)]
 pub struct Substitution {
     bindings: BTreeMap<String, Type>,
+    /// Each binding changed since the substitution was made, with its previous value
+    /// (`None`: it was unbound). Only kept while a candidate is being tried.
+    trail: Vec<(String, Option<Type>)>,
+    /// How many candidates are being tried (nested attempts share the trail).
+    attempts: usize,
     next_fresh: u64,
 }
 
@@ -215,12 +225,7 @@ impl Substitution {
     /// Bindings are only kept when the answer is `true`, so a failed overload candidate
     /// leaves no trace.
     pub fn is_assignable(&mut self, t1: &Type, t2: &Type) -> bool {
-        let saved = self.bindings.clone();
-        let ok = self.assignable(t1, t2, 0);
-        if !ok {
-            self.bindings = saved;
-        }
-        ok
+        self.attempt(|s| s.assignable(t1, t2, 0))
     }
 
     /// [`Self::is_assignable`] pairwise over two lists of the same length.
@@ -228,12 +233,36 @@ impl Substitution {
         if t1s.len() != t2s.len() {
             return false;
         }
-        let saved = self.bindings.clone();
-        let ok = t1s.iter().zip(t2s).all(|(t1, t2)| self.assignable(t1, t2, 0));
+        self.attempt(|s| t1s.iter().zip(t2s).all(|(t1, t2)| s.assignable(t1, t2, 0)))
+    }
+
+    /// Runs `unify`, undoing the bindings it made when it answers `false`.
+    fn attempt(&mut self, unify: impl FnOnce(&mut Self) -> bool) -> bool {
+        let mark = self.trail.len();
+        self.attempts += 1;
+        let ok = unify(self);
+        self.attempts -= 1;
         if !ok {
-            self.bindings = saved;
+            for (param, previous) in self.trail.drain(mark..).rev() {
+                match previous {
+                    Some(ty) => self.bindings.insert(param, ty),
+                    None => self.bindings.remove(&param),
+                };
+            }
+        }
+        if self.attempts == 0 {
+            // Nothing left to undo: the trail never outlives the outermost attempt.
+            self.trail.clear();
         }
         ok
+    }
+
+    /// Binds `param` to `ty`, remembering the previous binding for [`Self::attempt`].
+    fn bind(&mut self, param: &str, ty: Type) {
+        let previous = self.bindings.insert(param.to_owned(), ty);
+        if self.attempts > 0 {
+            self.trail.push((param.to_owned(), previous));
+        }
     }
 
     /// `ty` with bound parameters replaced by their bindings; unbound ones become `dyn`
@@ -314,14 +343,14 @@ impl Substitution {
             }
             let widened = most_general(other, &bound);
             if self.not_referenced_in(param_ty, &widened, 0) {
-                self.bindings.insert(param.to_owned(), widened);
+                self.bind(param, widened);
             }
             return true;
         }
         if !self.not_referenced_in(param_ty, other, 0) {
             return false;
         }
-        self.bindings.insert(param.to_owned(), other.clone());
+        self.bind(param, other.clone());
         true
     }
 

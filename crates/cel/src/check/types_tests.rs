@@ -117,6 +117,27 @@ fn a_failed_unification_leaves_no_bindings() {
 }
 
 #[test]
+fn a_failed_unification_restores_earlier_bindings_exactly() {
+    let mut s = Substitution::new();
+    assert!(s.is_assignable(&a(), &Type::list(Type::Int)));
+    assert!(s.is_assignable(&b(), &Type::String));
+    // The first pair widens A to list(dyn) and binds C, the last one fails: A is back to
+    // list(int), C unbound, B untouched.
+    let c = Type::param("C");
+    assert!(!s.is_assignable_all(
+        &[a(), c.clone(), b()],
+        &[Type::list(Type::Dyn), Type::Bool, Type::Int]
+    ));
+    assert_eq!(s.binding("A"), Some(&Type::list(Type::Int)));
+    assert_eq!(s.binding("B"), Some(&Type::String));
+    assert_eq!(s.binding("C"), None);
+    // Bindings made by successful calls stay after a later failure.
+    assert!(s.is_assignable(&c, &Type::Bool));
+    assert!(!s.is_assignable(&b(), &Type::Int));
+    assert_eq!(s.binding("C"), Some(&Type::Bool));
+}
+
+#[test]
 fn a_binding_widens_to_the_more_general_type() {
     let mut s = Substitution::new();
     assert!(s.is_assignable(&a(), &Type::list(Type::Int)));

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod check;
+pub mod connections;
 pub mod controller;
 pub mod crds;
 pub mod crl;

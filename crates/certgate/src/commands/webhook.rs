@@ -18,6 +18,7 @@ use certgate_webhook::logging::{self, LogFormat};
 use certgate_webhook::{DevCertificates, Metrics, ServerOptions, TlsSource};
 use clap::{Args, ValueEnum};
 
+use super::connections::ConnectionArgs;
 use super::webhook_serving::{self, DynamicServing};
 
 /// Arguments of `certgate webhook`.
@@ -126,6 +127,9 @@ pub struct WebhookArgs {
     /// connections are closed.
     #[arg(long, value_name = "DURATION", default_value = "25s", value_parser = parse_duration)]
     pub shutdown_grace_period: Duration,
+
+    #[command(flatten)]
+    pub connections: ConnectionArgs,
 }
 
 /// `--log-format` values.
@@ -308,7 +312,7 @@ async fn serve(
     };
     let admission = Arc::new(admission(client.ok(), args.sar_cache_ttl));
     let start = certgate_webhook::start(
-        ServerOptions { listen: args.listen, tls },
+        ServerOptions { listen: args.listen, tls, connections: args.connections.policy() },
         admission,
         Arc::new(Metrics::default()),
     );

@@ -1,6 +1,7 @@
 //! Bounds on one execution (tenants write the templates) and their messages.
 
 use std::fmt;
+use std::time::Duration;
 
 /// Bounds on one execution; tenants write the templates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,6 +13,21 @@ pub struct Limits {
     pub max_output_bytes: usize,
     /// Bytes of template source accepted by [`crate::Engine::parse`].
     pub max_source_bytes: usize,
+    /// Bytes of values one execution may produce, all together: every function result
+    /// (measured by [`crate::budget::weight`], so a dictionary holding the same value twice
+    /// counts it twice) and every value a function was about to build
+    /// ([`crate::budget::check_alloc`]). Not the memory in use at any one time: building a
+    /// string by appending to it in a loop counts every intermediate string.
+    pub max_value_bytes: usize,
+    /// How deeply a value a function produces may nest (lists and maps within each
+    /// other): printing, comparing and serializing values recurse, and a value nested a
+    /// hundred thousand levels deep would overflow the stack.
+    pub max_value_depth: usize,
+    /// Steps of one execution: function calls (builtins included), `{{template}}` calls and
+    /// `range` iterations. `0` disables the bound.
+    pub max_steps: u64,
+    /// Wall-clock time of one execution, checked at every step. `None` disables the bound.
+    pub max_duration: Option<Duration>,
 }
 
 impl Default for Limits {
@@ -20,6 +36,10 @@ impl Default for Limits {
             max_range_iterations: 100_000,
             max_output_bytes: 4 * 1024 * 1024,
             max_source_bytes: 1024 * 1024,
+            max_value_bytes: 64 * 1024 * 1024,
+            max_value_depth: 100,
+            max_steps: 1_000_000,
+            max_duration: Some(Duration::from_secs(10)),
         }
     }
 }

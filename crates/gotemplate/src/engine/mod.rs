@@ -2,11 +2,14 @@
 //!
 //! `parse` runs gotmpl's parser and adds Go's parse-time checks (`structure`, `names`), then
 //! rewrites function calls into per-site aliases (`sites`) so that execution errors can be
-//! reported with Go's position and command text (`command_text`). `limits` bounds every
-//! execution.
+//! reported with Go's position and command text (`command_text`), also for the builtins that
+//! run under the budget (`builtins`), and starts every template and `range` body with a step
+//! hook (`hooks`). `limits` and `crate::budget` bound every execution.
 
+mod builtins;
 mod command_text;
 mod error;
+mod hooks;
 mod limits;
 mod messages;
 mod names;
@@ -105,6 +108,7 @@ impl Parsed {
     /// Executes with `data` as dot.
     pub fn execute(&self, data: &Value) -> Result<String, TemplateError> {
         let mut out = limits::BoundedOutput::new(self.limits.max_output_bytes);
+        let _budget = crate::budget::enter(&self.limits);
         // gotmpl already turns panics of functions into errors; this guards the rest.
         let result = catch_unwind(AssertUnwindSafe(|| {
             self.template.execute_template_fmt(&mut out, &self.name, data)
@@ -135,6 +139,9 @@ impl Parsed {
                 self.limit(limits::range_message(self.limits.max_range_iterations))
             }
             E::RecursionLimit => self.limit(limits::depth_message()),
+            E::Exec(message) if sites::decode_limit(&message).is_some() => {
+                self.limit(sites::decode_limit(&message).unwrap_or_default().to_owned())
+            }
             E::Exec(message) => match sites::decode(&message) {
                 Some(failure) => self
                     .placed(failure.site, failure.placement, failure.message)

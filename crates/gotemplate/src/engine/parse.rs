@@ -7,7 +7,7 @@ use std::sync::Arc;
 use gotmpl::parse::{ListNode, Parser};
 
 use super::limits::source_message;
-use super::{Engine, Parsed, TemplateError, messages, names, sites, structure};
+use super::{Engine, Parsed, TemplateError, hooks, messages, names, sites, structure};
 
 pub(crate) fn parse(engine: &Engine, source: &str) -> Result<Parsed, TemplateError> {
     let parse_error = |line: usize, message: String| TemplateError::Parse {
@@ -63,6 +63,7 @@ pub(crate) fn parse(engine: &Engine, source: &str) -> Result<Parsed, TemplateErr
     let mut rewritten = Vec::with_capacity(trees.len());
     for (name, mut tree) in trees {
         sites::rewrite(source, &name, &mut tree, &engine.funcs, &mut site_table);
+        hooks::insert(&mut tree);
         rewritten.push((name, tree));
     }
     template = template.funcs(sites::wrappers(&site_table, &engine.funcs));

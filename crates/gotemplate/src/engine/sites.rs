@@ -11,8 +11,9 @@ use std::sync::Arc;
 
 use gotmpl::parse::{CommandNode, Expr, ListNode, Node, PipeNode, Pos, SmolStr};
 
-use super::command_text;
 use super::source::line_column;
+use super::{builtins, command_text, hooks};
+use crate::budget::{self, Exceeded};
 use crate::{FuncError, FuncMap, Value};
 
 /// Separates a function's real name from its site number in an alias.
@@ -20,6 +21,8 @@ const ALIAS_SEPARATOR: char = '#';
 /// Starts the text of an error returned by a site wrapper; cannot occur in user text
 /// that reaches gotmpl otherwise, since functions' messages are carried after it.
 const MARKER: &str = "\u{0}certgate-site:";
+/// Starts the text of an execution bound reached outside any call site (a step hook).
+const LIMIT_MARKER: &str = "\u{0}certgate-limit:";
 
 /// Where Go would point for one placement: line, column and node text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,6 +73,12 @@ struct Rewriter<'a> {
 }
 
 impl Rewriter<'_> {
+    /// A FuncMap function, or a builtin run under the budget (a FuncMap function of the same
+    /// name replaces the builtin, as in Go).
+    fn is_function(&self, name: &str) -> bool {
+        self.funcs.contains(name) || builtins::is_guarded(name)
+    }
+
     fn place(&self, pos: Pos, text: String) -> Place {
         let (line, column) = line_column(self.source, pos.offset);
         Place { line, column, text }
@@ -111,7 +120,8 @@ impl Rewriter<'_> {
     fn command(&mut self, cmd: &mut CommandNode) {
         // The command's text is taken before any of its parts are renamed (nested sites
         // print real names anyway, but the order keeps this independent of that).
-        let is_call = matches!(cmd.args.first(), Some(Expr::Identifier(_, name)) if self.funcs.contains(name));
+        let is_call =
+            matches!(cmd.args.first(), Some(Expr::Identifier(_, name)) if self.is_function(name));
         if is_call {
             let command = self.place(cmd.pos, command_text::command(self.source, cmd));
             let arguments = cmd
@@ -136,7 +146,7 @@ impl Rewriter<'_> {
 
     fn expr(&mut self, expr: &mut Expr) {
         match expr {
-            Expr::Identifier(pos, name) if self.funcs.contains(name) => {
+            Expr::Identifier(pos, name) if self.is_function(name) => {
                 // Go evaluates a function used as an operand as its own command.
                 let place = self.place(*pos, name.to_string());
                 *name = self.add_site(name, place.clone(), place, Vec::new());
@@ -166,18 +176,74 @@ impl Rewriter<'_> {
     }
 }
 
-/// The gotmpl functions to register: one wrapper per site, under its alias.
+/// The gotmpl functions to register: one wrapper per site, under its alias, and the step
+/// hook. Every wrapper counts a step, runs the function and charges its result to the
+/// execution's budget (`budget`).
 pub(crate) fn wrappers(sites: &[Site], funcs: &FuncMap) -> gotmpl::FuncMap {
     let mut out = gotmpl::FuncMap::new();
     for (id, site) in sites.iter().enumerate() {
-        let Some(func) = funcs.get(&site.function).cloned() else { continue };
-        let function = site.function.clone();
-        let wrapper: gotmpl::ValueFunc = Arc::new(move |args: &[Value]| {
-            func(args).map_err(|error| gotmpl::TemplateError::Exec(encode(id, &function, &error)))
-        });
-        out.insert(format!("{}{ALIAS_SEPARATOR}{id}", site.function), wrapper);
+        let alias = format!("{}{ALIAS_SEPARATOR}{id}", site.function);
+        if let Some(func) = funcs.get(&site.function).cloned() {
+            let function = site.function.clone();
+            let wrapper: gotmpl::ValueFunc = Arc::new(move |args: &[Value]| {
+                let fail =
+                    |error: FuncError| gotmpl::TemplateError::Exec(encode(id, &function, &error));
+                budget::step().map_err(|e| fail(exceeded(&e)))?;
+                let result = func(args).map_err(fail)?;
+                charge(&result, args).map_err(|e| fail(exceeded(&e)))?;
+                Ok(result)
+            });
+            out.insert(alias, wrapper);
+        } else if let Some(name) = builtins::GUARDED.iter().copied().find(|b| *b == site.function) {
+            out.insert(alias, builtin_wrapper(id, name));
+        }
     }
+    let hook: gotmpl::ValueFunc = Arc::new(|_: &[Value]| {
+        budget::step()
+            .map(|()| hooks::empty())
+            .map_err(|e| gotmpl::TemplateError::Exec(format!("{LIMIT_MARKER}{e}")))
+    });
+    out.insert(hooks::STEP.to_owned(), hook);
     out
+}
+
+/// A builtin's wrapper: its own errors stay gotmpl's (unplaced, as before); the budget's are
+/// placed at the call like a function's.
+fn builtin_wrapper(id: usize, name: &'static str) -> gotmpl::ValueFunc {
+    Arc::new(move |args: &[Value]| {
+        let fail = |error: FuncError| gotmpl::TemplateError::Exec(encode(id, name, &error));
+        budget::step().map_err(|e| fail(exceeded(&e)))?;
+        builtins::precheck(name, args).map_err(fail)?;
+        let result = builtins::run(name, args)?;
+        if builtins::produces_data(name) {
+            charge(&result, args).map_err(|e| fail(exceeded(&e)))?;
+        }
+        Ok(result)
+    })
+}
+
+fn exceeded(error: &Exceeded) -> FuncError {
+    FuncError::call(error.to_string())
+}
+
+/// Charges a function's result, unless it is one of the arguments handed back (`default`,
+/// `coalesce`, ...), which produces nothing new.
+fn charge(result: &Value, args: &[Value]) -> Result<(), Exceeded> {
+    let shared = args.iter().any(|arg| match (result, arg) {
+        (Value::String(a), Value::String(b)) => Arc::ptr_eq(a, b),
+        (Value::List(a), Value::List(b)) => Arc::ptr_eq(a, b),
+        (Value::Map(a), Value::Map(b)) => Arc::ptr_eq(a, b),
+        _ => false,
+    });
+    if shared {
+        return Ok(());
+    }
+    budget::charge(result)
+}
+
+/// The message of an execution bound reached by a step hook.
+pub(crate) fn decode_limit(text: &str) -> Option<&str> {
+    text.strip_prefix(LIMIT_MARKER)
 }
 
 /// How a site's failure is to be placed.

@@ -172,11 +172,13 @@ fn indent(spaces: i64, additional: usize, text: &str) -> Result<String, FuncErro
         _ => return Err(FuncError::call("strings: negative Repeat count")),
     };
     let lines = text.matches('\n').count() + 1;
-    if count.saturating_mul(lines).saturating_add(text.len()) > MAX_INDENT_OUTPUT {
+    let size = count.saturating_mul(lines).saturating_add(text.len());
+    if size > MAX_INDENT_OUTPUT {
         return Err(FuncError::call(format!(
             "the indented text would be larger than {MAX_INDENT_OUTPUT} bytes"
         )));
     }
+    certgate_gotemplate::budget::check_alloc(size)?;
     let pad = " ".repeat(count);
     let mut out = String::with_capacity(text.len() + lines * (count + 1));
     out.push('\n');
@@ -230,6 +232,9 @@ pub(super) fn register(map: &mut FuncMap, additional_indentation: usize) {
     for name in ["toYAML", "toYaml"] {
         map.insert(name, move |args: &[Value]| {
             expect_count(name, args, 1)?;
+            // Refused before converting: a value sharing parts serializes to far more text
+            // than it occupies.
+            certgate_gotemplate::budget::check_values(args, 1, 0)?;
             let yaml = certgate_goyaml::to_yaml(&from_value(&args[0]));
             Ok(Value::from(yaml.strip_suffix('\n').unwrap_or(&yaml)))
         });

@@ -16,6 +16,7 @@ use super::http::{self, Health};
 use super::leader::{self, LeaseSettings};
 use super::metrics::ControllerMetrics;
 use super::{AuthorizerMode, Settings};
+use crate::commands::connections::HttpConnectionArgs;
 use crate::commands::webhook::{LogFormatArg, parse_duration};
 
 /// Arguments of `certgate controller`.
@@ -77,6 +78,10 @@ pub struct ControllerArgs {
     /// The kubeconfig context to use [default: its current context].
     #[arg(long, value_name = "NAME")]
     pub context: Option<String>,
+
+    /// Timeouts and limits of the --listen endpoints' connections.
+    #[command(flatten)]
+    pub connections: HttpConnectionArgs,
 }
 
 fn parse_lease_duration(text: &str) -> Result<Duration, String> {
@@ -138,6 +143,7 @@ async fn serve(
     let (address, endpoints) = http::serve(
         args.listen,
         http::router(Arc::clone(&health), Arc::clone(&metrics)),
+        args.connections.policy(),
         signal.clone(),
     )
     .await

@@ -11,6 +11,7 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use certgate_serving::ConnectionPolicy;
 
 use super::metrics::{CONTENT_TYPE, ControllerMetrics};
 
@@ -40,18 +41,19 @@ pub fn router(health: Arc<Health>, metrics: Arc<ControllerMetrics>) -> Router {
         .with_state(Arc::new(Shared { health, metrics }))
 }
 
-/// Binds `listen`; the returned future serves until `shutdown` completes.
+/// Binds `listen`; the returned future serves until `shutdown` completes, closing slow and
+/// idle connections as `connections` says.
 pub async fn serve(
     listen: SocketAddr,
     router: Router,
+    connections: ConnectionPolicy,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<(SocketAddr, impl Future<Output = std::io::Result<()>>)> {
     let listener = tokio::net::TcpListener::bind(listen).await?;
     let address = listener.local_addr()?;
-    Ok((
-        address,
-        async move { axum::serve(listener, router).with_graceful_shutdown(shutdown).await },
-    ))
+    Ok((address, async move {
+        certgate_serving::serve_plain(listener, router, &connections, shutdown).await
+    }))
 }
 
 async fn readyz(State(shared): State<Arc<Shared>>) -> Response {

@@ -16,7 +16,7 @@ use clap::ValueEnum;
 pub mod approver;
 pub mod builtin;
 pub mod command;
-mod http;
+pub mod http;
 mod leader;
 pub mod metrics;
 pub mod outcome;

@@ -13,6 +13,8 @@ use certgate_sandbox::{RunningSandbox, SandboxOptions, start};
 use clap::Args;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 
+use crate::commands::connections::ConnectionArgs;
+
 #[derive(Debug, Args)]
 pub struct DevArgs {
     /// Loopback address and port to serve the API on (port 0 picks a free one)
@@ -22,13 +24,15 @@ pub struct DevArgs {
 
     /// Write a kubeconfig for the sandbox to FILE (kubectl --kubeconfig FILE, or
     /// KUBECONFIG=FILE). It holds the admin token (user sandbox-admin, group system:masters)
-    /// and is written readable by its owner only. Without it, the kubeconfig is printed
+    /// and is written readable by its owner only (0600), replacing an existing file; a
+    /// symbolic link is refused. Without it, the kubeconfig is printed
     #[arg(long, value_name = "FILE")]
     pub kubeconfig_out: Option<PathBuf>,
 
-    /// Keep every object durably in DIR (created if missing); a restart with the same DIR
-    /// keeps all objects and resourceVersions, and service-account tokens stay valid.
-    /// Without it, state lives in memory only
+    /// Keep every object durably in DIR (created if missing, owner-only); a restart with the
+    /// same DIR keeps all objects and resourceVersions, and service-account tokens stay
+    /// valid. A store in DIR that does not open cleanly stops the start; it is never
+    /// replaced. Without it, state lives in memory only
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
 
@@ -59,6 +63,10 @@ pub struct DevArgs {
     /// --kubeconfig-out, keep serving so the result can be explored with kubectl
     #[arg(long)]
     pub demo: bool,
+
+    /// Timeouts and limits of client connections, for the API and the webhook alike.
+    #[command(flatten)]
+    pub connections: ConnectionArgs,
 }
 
 impl DevArgs {
@@ -76,8 +84,8 @@ pub enum DevError {
     UsersFile { path: PathBuf, source: std::io::Error },
     #[error("the users file {path} is invalid: {message}")]
     Users { path: PathBuf, message: String },
-    #[error("cannot write the kubeconfig to {path}: {source}")]
-    Kubeconfig { path: PathBuf, source: std::io::Error },
+    #[error("--kubeconfig-out: {0}")]
+    Kubeconfig(certgate_sandbox::kubeconfig::SecretFileError),
     #[error("cannot connect to the sandbox with its own kubeconfig: {0}")]
     Client(String),
     #[error("the webhook listens on loopback only; {0} is not a loopback address")]
@@ -114,6 +122,7 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
             listen: args.listen(),
             data_dir: args.data_dir.clone(),
             users,
+            connections: args.connections.policy(),
             ..SandboxOptions::default()
         })
         .await?;
@@ -121,8 +130,12 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
             None
         } else {
             Some(
-                webhook::start(args.webhook_listen, client(&sandbox.kubeconfig(), None).await?)
-                    .await?,
+                webhook::start(
+                    args.webhook_listen,
+                    args.connections.policy(),
+                    client(&sandbox.kubeconfig(), None).await?,
+                )
+                .await?,
             )
         };
         let kubeconfig = sandbox.kubeconfig();
@@ -158,8 +171,8 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
         }
         match &args.kubeconfig_out {
             Some(path) => {
-                write_private(path, &kubeconfig)
-                    .map_err(|source| DevError::Kubeconfig { path: path.clone(), source })?;
+                certgate_sandbox::kubeconfig::write(path, &kubeconfig)
+                    .map_err(DevError::Kubeconfig)?;
                 let _ = write!(
                     out,
                     "{}",
@@ -254,19 +267,6 @@ fn until_stopped(
     }
     .boxed()
     .shared()
-}
-
-/// The kubeconfig holds the admin token: readable by its owner only.
-fn write_private(path: &std::path::Path, contents: &str) -> std::io::Result<()> {
-    use std::io::Write as _;
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)?;
-    file.write_all(contents.as_bytes())
 }
 
 async fn wait_for_signal() -> std::io::Result<()> {

@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use certgate_serving::ConnectionPolicy;
 use certgate_webhook::registration::{Endpoint, configurations};
 use certgate_webhook::{DevCertificates, Metrics, RunningServer, ServerOptions, TlsSource};
 use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind, Patch, PatchParams};
@@ -19,7 +20,11 @@ const SAR_CACHE_TTL: Duration = Duration::ZERO;
 const MANAGER: &str = "certgate-dev";
 
 /// Starts the webhook on `listen` and registers it with the sandbox `client` talks to.
-pub async fn start(listen: SocketAddr, client: kube::Client) -> Result<RunningServer, DevError> {
+pub async fn start(
+    listen: SocketAddr,
+    connections: ConnectionPolicy,
+    client: kube::Client,
+) -> Result<RunningServer, DevError> {
     if !listen.ip().is_loopback() {
         return Err(DevError::WebhookNotLoopback(listen));
     }
@@ -27,7 +32,7 @@ pub async fn start(listen: SocketAddr, client: kube::Client) -> Result<RunningSe
         DevCertificates::generate(&[]).map_err(|e| DevError::Webhook(e.to_string()))?;
     let admission = crate::commands::webhook::admission(Some(client.clone()), SAR_CACHE_TTL);
     let server = certgate_webhook::start(
-        ServerOptions { listen, tls: TlsSource::Fixed(certificates.serving) },
+        ServerOptions { listen, tls: TlsSource::Fixed(certificates.serving), connections },
         Arc::new(admission),
         Arc::new(Metrics::default()),
     )
