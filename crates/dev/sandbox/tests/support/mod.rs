@@ -16,7 +16,7 @@ pub struct Harness {
 
 /// The workspace's examples directory.
 pub fn examples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../examples")
 }
 
 impl Harness {

@@ -5,7 +5,7 @@ use certgate_api::field::FieldError;
 use certgate_schema::Schema;
 use serde_json::Value;
 
-pub const UPSTREAM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/upstream-crds");
+pub const UPSTREAM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../../shared/upstream-crds");
 
 /// Every CRD document of an upstream YAML file.
 pub fn upstream_crds(file: &str) -> Vec<Value> {

@@ -5,7 +5,7 @@
 //!
 //! Bounded on regression: the copy bomb here makes 14 copies of a 1 KiB map (16 MiB if
 //! nothing stops it, not the 24 GiB); the full 30-copy probe runs in the patch crate
-//! under a memory cap (`crates/patch/tests/bombs.rs`).
+//! under a memory cap (`crates/dev/patch/tests/bombs.rs`).
 
 mod support;
 
