@@ -6,23 +6,21 @@ use std::future::{Future, ready};
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll, Wake, Waker};
 
-use certgate_admission::review::{
-    AccessChecker, Admission, DiscoveryError, Endpoint, KindResolver, ResolvedKind,
-};
+use certgate_admission::review::{Admission, Endpoint};
 use certgate_cel::PolicyCel;
-use certgate_rbac::{AccessDecision, AccessReview, AuthorizerError};
+use certgate_rbac::{
+    AccessChecker, AccessDecision, AccessReview, CheckFuture, KindResolver, ResolveFuture,
+    ResolvedKind,
+};
 use libfuzzer_sys::fuzz_target;
 
 /// Allows only the wildcard cert-manager issuer signer, so both answers are reachable.
 struct Access;
 
 impl AccessChecker for Access {
-    fn check(
-        &self,
-        review: &AccessReview,
-    ) -> impl Future<Output = Result<AccessDecision, AuthorizerError>> + Send {
+    fn check<'a>(&'a self, review: &'a AccessReview) -> CheckFuture<'a> {
         let allowed = review.resource.name == "issuers.cert-manager.io/*";
-        ready(Ok(AccessDecision { allowed, reason: String::new() }))
+        Box::pin(ready(Ok(AccessDecision { allowed, reason: String::new() })))
     }
 }
 
@@ -30,13 +28,11 @@ impl AccessChecker for Access {
 struct Kinds;
 
 impl KindResolver for Kinds {
-    fn resolve(
-        &self,
-        group: &str,
-        kind: &str,
-    ) -> impl Future<Output = Result<Option<ResolvedKind>, DiscoveryError>> + Send {
+    fn resolve<'a>(&'a self, group: &'a str, kind: &'a str) -> ResolveFuture<'a> {
         let known = group == "cert-manager.io" && kind == "Issuer";
-        ready(Ok(known.then(|| ResolvedKind { plural: "issuers".to_owned(), namespaced: true })))
+        let resolved =
+            known.then(|| ResolvedKind { plural: "issuers".to_owned(), namespaced: true });
+        Box::pin(ready(Ok(resolved)))
     }
 }
 

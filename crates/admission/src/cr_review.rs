@@ -4,11 +4,11 @@
 
 use certgate_api::CertificateRequest;
 use certgate_api::field::{FieldError, aggregate_texts};
+use certgate_rbac::{AccessChecker, KindResolver};
 use serde_json::value::RawValue;
 
 use crate::conditions::approval_added;
 use crate::objects::{CERTIFICATE_REQUEST, decode, present};
-use crate::review::{AccessChecker, KindResolver};
 use crate::route::Operation;
 use crate::stamp::StampObject;
 use crate::update::conditions;

@@ -4,10 +4,12 @@ use std::sync::Arc;
 
 use certgate_approval::Approver;
 use certgate_cel::PolicyCel;
+use certgate_rbac::{AccessChecker, KindResolver};
 use serde_json::value::RawValue;
 
-use crate::offload::{HeavyReviewOptions, HeavyReviewStats, HeavyReviews};
-use crate::review::{AccessChecker, Endpoint, Handled, KindResolver, MAX_BODY_BYTES, Rejection};
+use crate::inline_pool::InlineReviewPool;
+use crate::review::{Endpoint, Handled, MAX_BODY_BYTES, Rejection};
+use crate::review_pool::{HeavyReviewStats, ReviewPool};
 use crate::route::{Route, route, unhandled_message};
 use crate::stamp::StampObject;
 use crate::verdict::Verdict;
@@ -18,32 +20,40 @@ use crate::{cr_review, policy_review};
 pub const RESOURCE_UNSET: &str = "internal error: admission request Resource field is unset";
 
 /// The admission webhook's decisions. I/O (SubjectAccessReview, API discovery) comes in
-/// through `access` and `kinds`; caching them is the caller's business.
+/// through `access` and `kinds`; caching them is the caller's business. Generic so that
+/// benchmarks and tests use concrete fakes; a server that picks its cluster access at start
+/// uses `Admission<Arc<dyn AccessChecker>, Arc<dyn KindResolver>>`.
 pub struct Admission<A: AccessChecker, K: KindResolver> {
     approver: Approver,
     access: A,
     kinds: K,
-    heavy: HeavyReviews,
+    /// Where policy reviews run: [`InlineReviewPool`] unless a server installs another.
+    pool: Arc<dyn ReviewPool>,
 }
 
 impl<A: AccessChecker, K: KindResolver> Admission<A, K> {
     /// `cel` compiles policy rules; share it with the approver so rules compile once.
     ///
-    /// Policy reviews (which compile CEL) run with [`HeavyReviewOptions::default`].
+    /// Policy reviews (which compile CEL) run inline, on the caller's thread, within
+    /// [`DEFAULT_COMPILE_TIME`](certgate_approval::DEFAULT_COMPILE_TIME)
+    /// ([`InlineReviewPool::default`]). A server installs its bounded pool with
+    /// [`Admission::with_review_pool`].
     pub fn new(cel: Arc<PolicyCel>, access: A, kinds: K) -> Self {
-        let heavy = HeavyReviews::new(HeavyReviewOptions::default());
-        Admission { approver: Approver::new(cel), access, kinds, heavy }
+        let pool = Arc::new(InlineReviewPool::default());
+        Admission { approver: Approver::new(cel), access, kinds, pool }
     }
 
-    /// The same admission with other bounds on policy reviews.
-    pub fn with_heavy_reviews(mut self, options: HeavyReviewOptions) -> Self {
-        self.heavy = HeavyReviews::new(options);
+    /// The same admission with policy reviews run on `pool` (in the webhook server:
+    /// `certgate_webhook::BoundedReviewPool`).
+    pub fn with_review_pool(mut self, pool: Arc<dyn ReviewPool>) -> Self {
+        self.pool = pool;
         self
     }
 
-    /// Counters of policy reviews: running, waiting, completed, cancelled, refused.
+    /// Counters of policy reviews from the pool: running, waiting, completed, cancelled,
+    /// refused (all zero for a pool that keeps none).
     pub fn heavy_review_stats(&self) -> HeavyReviewStats {
-        self.heavy.stats()
+        self.pool.stats().unwrap_or_default()
     }
 
     /// Answers one AdmissionReview `body` sent to `endpoint`.
@@ -56,9 +66,10 @@ impl<A: AccessChecker, K: KindResolver> Admission<A, K> {
     ///   (403) with upstream's message when a rule fails, including a missing
     ///   `request.resource`, and allowed only when every rule that applies passed.
     ///
-    /// - A CertificateRequestPolicy review runs off the async runtime and is bounded (see
-    ///   [`HeavyReviewOptions`]): refused with 429 when too many wait; stopped before its
-    ///   next rule when this future is dropped.
+    /// - A CertificateRequestPolicy review runs on the installed [`ReviewPool`]; the
+    ///   webhook server's is bounded (see [`crate::review::HeavyReviewOptions`]): refused
+    ///   with 429 when too many wait; stopped before its next rule when this future is
+    ///   dropped.
     ///
     /// Never panics; never answers "allowed" for anything it could not evaluate.
     pub async fn handle(&self, endpoint: Endpoint, body: &[u8]) -> Result<Handled, Rejection> {
@@ -102,7 +113,7 @@ impl<A: AccessChecker, K: KindResolver> Admission<A, K> {
                 cr_review::validate(&self.access, &self.kinds, request, operation).await
             }
             Route::ValidatePolicy => {
-                return policy_review::validate(&self.approver, &self.heavy, request).await;
+                return policy_review::validate(&self.approver, self.pool.as_ref(), request).await;
             }
             Route::Delete => Verdict::allowed(),
             Route::StampIdentity | Route::Unhandled => {

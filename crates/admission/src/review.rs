@@ -4,12 +4,23 @@
 //! body to [`Admission::handle`] and writes back [`Handled::body`], or the [`Rejection`]'s
 //! status and message.
 
-use std::future::Future;
-
-use certgate_rbac::{AccessDecision, AccessReview, AuthorizerError};
+/// The cluster seams [`Admission`] asks through. They live in `certgate-rbac` (the one
+/// async access-check trait, beside the sync `Authorizer`); re-exported so that
+/// `certgate_admission::review::AccessChecker` and friends keep naming them.
+pub use certgate_rbac::{
+    AccessChecker, CheckFuture, DiscoveryError, KindResolver, NO_CLUSTER, NoCluster, ResolveFuture,
+    ResolvedKind,
+};
 
 pub use crate::handler::{Admission, RESOURCE_UNSET};
-pub use crate::offload::{HeavyReviewOptions, HeavyReviewStats};
+pub use crate::inline_pool::{Gauge, InlineReviewPool};
+pub use crate::review_pool::{
+    HeavyReviewOptions, HeavyReviewStats, PolicyReviewFuture, PolicyReviewJob, PolicyVerdict,
+    ReviewPool,
+};
+/// The budget a [`PolicyReviewJob`] compiles within and its early stop: re-exported so
+/// that a [`ReviewPool`] can be written without naming `certgate-approval`.
+pub use certgate_approval::{Cancelled, CompileBudget};
 
 /// Largest AdmissionReview body accepted (the API server's own request limit).
 pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
@@ -19,63 +30,6 @@ pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
 pub enum Endpoint {
     Mutate,
     Validate,
-}
-
-/// Asks whether a user may do something (in a cluster: a SubjectAccessReview).
-pub trait AccessChecker: Send + Sync {
-    fn check(
-        &self,
-        review: &AccessReview,
-    ) -> impl Future<Output = Result<AccessDecision, AuthorizerError>> + Send;
-}
-
-/// How API discovery names an issuer kind.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ResolvedKind {
-    /// The resource plural, e.g. `issuers`.
-    pub plural: String,
-    pub namespaced: bool,
-}
-
-/// Why discovery could not answer (any such error denies the request).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct DiscoveryError {
-    pub message: String,
-}
-
-/// Resolves an issuer `group`/`kind` to its resource through API discovery.
-pub trait KindResolver: Send + Sync {
-    /// `Ok(None)` when the group or kind does not exist.
-    fn resolve(
-        &self,
-        group: &str,
-        kind: &str,
-    ) -> impl Future<Output = Result<Option<ResolvedKind>, DiscoveryError>> + Send;
-}
-
-/// Answers every cluster question with an error, so a request that needs one (the signer
-/// permission check) is denied: for running without an API server, and for benchmarks.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoCluster;
-
-/// The error [`NoCluster`] answers with.
-pub const NO_CLUSTER: &str = "no cluster connection configured: certgate cannot ask the API server";
-
-impl AccessChecker for NoCluster {
-    async fn check(&self, _review: &AccessReview) -> Result<AccessDecision, AuthorizerError> {
-        Err(AuthorizerError(NO_CLUSTER.to_owned()))
-    }
-}
-
-impl KindResolver for NoCluster {
-    async fn resolve(
-        &self,
-        _group: &str,
-        _kind: &str,
-    ) -> Result<Option<ResolvedKind>, DiscoveryError> {
-        Err(DiscoveryError { message: NO_CLUSTER.to_owned() })
-    }
 }
 
 /// What the server needs besides the response body: for logs and metrics.

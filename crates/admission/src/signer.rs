@@ -7,9 +7,9 @@ use certgate_api::IssuerReference;
 use certgate_api::certificate_request::GROUP;
 use certgate_api::field::{FieldError, Path};
 use certgate_api::gofmt::quote;
-use certgate_rbac::{AccessReview, ResourceAttributes, UserInfo};
-
-use crate::review::{AccessChecker, DiscoveryError, KindResolver};
+use certgate_rbac::{
+    AccessChecker, AccessReview, DiscoveryError, KindResolver, ResourceAttributes, UserInfo,
+};
 
 const DEFAULT_KIND: &str = "Issuer";
 

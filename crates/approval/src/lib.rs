@@ -10,7 +10,9 @@
 //! - `review`: the pipeline and its messages;
 //! - `validate`: the policy admission checks;
 //! - [`answers`]: access answers gathered before a review (SubjectAccessReviews are async);
-//! - [`readiness`]: the `Ready` condition; [`trace`]: the `--explain` record.
+//! - [`readiness`]: the `Ready` condition; [`trace`]: the `--explain` record;
+//! - [`outcome`]: what the approvers write after deciding (conditions, events, their
+//!   reasons and messages as approver-policy and cert-manager write them).
 #![forbid(unsafe_code)]
 
 use std::collections::BTreeMap;
@@ -27,6 +29,7 @@ mod bound;
 mod constraints;
 mod findings;
 mod labels;
+pub mod outcome;
 pub mod readiness;
 mod review;
 mod selector;

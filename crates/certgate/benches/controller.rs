@@ -20,10 +20,10 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use certgate::commands::controller::metrics::ControllerMetrics;
-use certgate::commands::controller::{AuthorizerMode, Settings, approver};
 use certgate_api::{CertificateRequest, CertificateRequestPolicy};
 use certgate_approval::{Approver, PolicyEntry, Readiness, Request, ReviewOptions};
+use certgate_approver::policy_approver;
+use certgate_runtime::{AccessMode, ControllerMetrics, Launch, Settings, shutdown_on};
 use certgate_sandbox::{SandboxOptions, start};
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use futures_util::StreamExt as _;
@@ -187,17 +187,18 @@ fn decided(metrics: &ControllerMetrics) -> usize {
 }
 
 /// Runs the approver on a fresh backlog until every request is decided; the time taken.
-async fn decide_backlog(mode: AuthorizerMode, csrs: &[Vec<u8>]) -> Duration {
+async fn decide_backlog(mode: AccessMode, csrs: &[Vec<u8>]) -> Duration {
     let (sandbox, admin) = backlog(csrs).await;
     let metrics = Arc::new(ControllerMetrics::default());
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let shutdown = async move {
+    let shutdown = shutdown_on(async move {
         let mut stopped = stopped;
         let _ = stopped.wait_for(|s| *s).await;
-    };
-    let settings = Settings { authorizer: mode, ..Settings::default() };
+    });
+    let settings = Settings { access: mode, ..Settings::default() };
+    let launch = Launch { client: admin, settings, metrics: Arc::clone(&metrics), shutdown };
     let started = Instant::now();
-    let running = tokio::spawn(approver::run(admin, settings, Arc::clone(&metrics), shutdown));
+    let running = tokio::spawn(policy_approver::run(launch));
     while decided(&metrics) < REQUESTS {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
@@ -253,7 +254,9 @@ fn controller(c: &mut Criterion) {
     let mut group = c.benchmark_group("decide 10k requests x 50 policies");
     group.sample_size(10).sampling_mode(SamplingMode::Flat).warm_up_time(Duration::from_millis(1));
     group.measurement_time(Duration::from_secs(1));
-    for (label, mode) in [("local", AuthorizerMode::Local), ("sar", AuthorizerMode::Sar)] {
+    for (label, mode) in
+        [("local", AccessMode::LocalRbac), ("sar", AccessMode::SubjectAccessReview)]
+    {
         group.bench_function(label, |b| {
             b.iter_custom(|iterations| {
                 (0..iterations).map(|_| runtime.block_on(decide_backlog(mode, &csrs))).sum()

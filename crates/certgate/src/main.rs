@@ -5,7 +5,8 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use certgate::cli::{Cli, Command};
-use certgate::commands::{check, controller, crds, decide, dev, explain, webhook};
+use certgate::commands::{check, controller, crds, crl, decide, dev, explain, template, webhook};
+use certgate::shared::report::{CheckStatus, OutputError};
 use certgate_api::certificate_request::manual::ManualDecision;
 use clap::Parser;
 
@@ -16,7 +17,7 @@ fn main() -> ExitCode {
         Err(err) => {
             // certgate's error messages already include their causes.
             eprintln!("error: {err}");
-            ExitCode::from(check::CheckStatus::Failed.code())
+            ExitCode::from(CheckStatus::Failed.code())
         }
     }
 }
@@ -29,7 +30,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let stdin = std::io::stdin().lock();
             let mut stderr = std::io::stderr().lock();
             let status = check::run(&args, colour, stdin, &mut stdout, &mut stderr)?;
-            stdout.flush().map_err(check::OutputError::Io)?;
+            stdout.flush().map_err(OutputError::Io)?;
             Ok(ExitCode::from(status.code()))
         }
         Command::Explain(args) => {
@@ -50,7 +51,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Controller(args) => {
-            controller::command::run(&args)?;
+            controller::run(&args)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Dev(args) => {
@@ -60,18 +61,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Approve(args) => Ok(decide_command(&args, ManualDecision::Approve, &mut stdout)),
         Command::Deny(args) => Ok(decide_command(&args, ManualDecision::Deny, &mut stdout)),
         Command::Template(args) => {
-            let certgate::commands::template::TemplateCommand::Resolve(args) = args.command;
+            let template::TemplateCommand::Resolve(args) = args.command;
             let stdin = std::io::stdin().lock();
             let mut stderr = std::io::stderr().lock();
-            let status =
-                certgate::commands::template::run_resolve(&args, stdin, &mut stdout, &mut stderr)?;
+            let status = template::run_resolve(&args, stdin, &mut stdout, &mut stderr)?;
             stdout.flush()?;
             Ok(ExitCode::from(status))
         }
         Command::Crl(args) => {
             let stdin = std::io::stdin().lock();
             let mut stderr = std::io::stderr().lock();
-            let status = certgate::commands::crl::run(&args, stdin, &mut stdout, &mut stderr)?;
+            let status = crl::run(&args, stdin, &mut stdout, &mut stderr)?;
             stdout.flush()?;
             Ok(ExitCode::from(status))
         }

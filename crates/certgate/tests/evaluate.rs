@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use base64::Engine as _;
-use certgate::commands::check::{CheckStatus, EvaluateOptions, Verdict, evaluate, load};
+use certgate::shared::offline::{EvaluateOptions, evaluate, load};
+use certgate::shared::report::{CheckStatus, Verdict};
 
 /// A PEM CSR for `dns_names`, base64-encoded as `spec.request` holds it.
 fn csr(dns_names: &[&str]) -> String {

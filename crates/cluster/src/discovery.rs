@@ -6,7 +6,7 @@ use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::time::Duration;
 
-use certgate_admission::review::{DiscoveryError, KindResolver, ResolvedKind};
+use certgate_rbac::{DiscoveryError, KindResolver, ResolveFuture, ResolvedKind};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::APIResourceList;
 
 use crate::api_error::describe;
@@ -114,7 +114,14 @@ impl DiscoveryKindResolver {
 }
 
 impl KindResolver for DiscoveryKindResolver {
-    async fn resolve(
+    fn resolve<'a>(&'a self, group: &'a str, kind: &'a str) -> ResolveFuture<'a> {
+        Box::pin(self.resolve_cached(group, kind))
+    }
+}
+
+impl DiscoveryKindResolver {
+    /// The cached answer, or discovery's (cached by the rules above).
+    async fn resolve_cached(
         &self,
         group: &str,
         kind: &str,

@@ -7,8 +7,9 @@ use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::time::Duration;
 
-use certgate_admission::review::AccessChecker;
-use certgate_rbac::{AccessDecision, AccessReview, AuthorizerError, ResourceAttributes};
+use certgate_rbac::{
+    AccessChecker, AccessDecision, AccessReview, AuthorizerError, CheckFuture, ResourceAttributes,
+};
 use k8s_openapi::api::authorization::v1 as authz;
 use kube::api::{Api, PostParams};
 
@@ -161,7 +162,19 @@ fn connection_reset(err: &kube::Error) -> bool {
 }
 
 impl AccessChecker for SarAccessChecker {
-    async fn check(&self, review: &AccessReview) -> Result<AccessDecision, AuthorizerError> {
+    fn check<'a>(&'a self, review: &'a AccessReview) -> CheckFuture<'a> {
+        Box::pin(self.check_cached(review))
+    }
+
+    /// [`SarAccessChecker::forget`]: the cache is dropped when RBAC objects change.
+    fn forget(&self) {
+        SarAccessChecker::forget(self);
+    }
+}
+
+impl SarAccessChecker {
+    /// The cached answer, or the API server's (cached when it answered).
+    async fn check_cached(&self, review: &AccessReview) -> Result<AccessDecision, AuthorizerError> {
         let key = ReviewKey::of(review);
         if let Some(decision) = self.cache.get(&key) {
             return Ok(decision);

@@ -7,10 +7,10 @@ use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::time::Duration;
 
-use certgate_admission::review::{KindResolver, ResolvedKind};
 use certgate_cluster::{
     DEFAULT_FOUND_TTL, DEFAULT_NOT_FOUND_TTL, DiscoveryKindResolver, ManualClock,
 };
+use certgate_rbac::{KindResolver, ResolvedKind};
 use http::Method;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};

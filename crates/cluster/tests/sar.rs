@@ -9,9 +9,8 @@ use std::num::{NonZeroU32, NonZeroUsize};
 use std::sync::Arc;
 use std::time::Duration;
 
-use certgate_admission::review::AccessChecker;
 use certgate_cluster::{Backoff, DEFAULT_SAR_BACKOFF, ManualClock, SarAccessChecker};
-use certgate_rbac::{AccessDecision, AccessReview, ResourceAttributes, UserInfo};
+use certgate_rbac::{AccessChecker, AccessDecision, AccessReview, ResourceAttributes, UserInfo};
 use http::Method;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};

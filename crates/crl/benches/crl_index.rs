@@ -14,6 +14,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use certgate_crl::{CaBundle, CrlBundle, Limits, verify_crl};
+use certgate_pki::der::tlv;
+use certgate_pki::pem::encode as pem;
 use criterion::{Criterion, criterion_group};
 use rcgen::{
     BasicConstraints, CertificateParams, DnType, IsCa, KeyPair, KeyUsagePurpose, SigningKey,
@@ -26,37 +28,6 @@ fn cache_dir() -> PathBuf {
     let base =
         option_env!("CARGO_TARGET_TMPDIR").map(PathBuf::from).unwrap_or_else(std::env::temp_dir);
     base.join("certgate-crl-bench")
-}
-
-fn der_len(len: usize) -> Vec<u8> {
-    if len < 0x80 {
-        vec![len as u8]
-    } else {
-        let bytes = len.to_be_bytes();
-        let skip = bytes.iter().take_while(|b| **b == 0).count();
-        let mut v = vec![0x80 | (bytes.len() - skip) as u8];
-        v.extend_from_slice(&bytes[skip..]);
-        v
-    }
-}
-
-fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
-    let mut v = vec![tag];
-    v.extend(der_len(content.len()));
-    v.extend_from_slice(content);
-    v
-}
-
-fn pem(label: &str, der: &[u8]) -> String {
-    use base64::Engine;
-    let b64 = base64::engine::general_purpose::STANDARD.encode(der);
-    let mut s = format!("-----BEGIN {label}-----\n");
-    for chunk in b64.as_bytes().chunks(64) {
-        s.push_str(std::str::from_utf8(chunk).unwrap());
-        s.push('\n');
-    }
-    s.push_str(&format!("-----END {label}-----\n"));
-    s
 }
 
 /// Random-looking 16-byte positive serials (xorshift, deterministic), as real CAs issue.
@@ -207,6 +178,21 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
+
+    // PEM framing alone (issue #17 moved the decoder to certgate-pki): the full decode of the
+    // 1M-entry bundle, Contour's check-only walk over it, and a one-certificate CA bundle.
+    let mut g = c.benchmark_group("crl_1m_pem");
+    g.sample_size(10).measurement_time(Duration::from_secs(8));
+    g.bench_function("parse_pem_bundle", |b| {
+        b.iter(|| certgate_crl::parse_pem_bundle(black_box(&crl_pem), &Limits::default()).unwrap())
+    });
+    g.bench_function("validate_crl_pem", |b| {
+        b.iter(|| certgate_crl::validate_crl_pem(black_box(&crl_pem)).unwrap())
+    });
+    g.finish();
+    c.bench_function("ca_pem/parse_pem_bundle", |b| {
+        b.iter(|| certgate_crl::parse_pem_bundle(black_box(&ca_pem), &Limits::default()).unwrap())
+    });
 
     let crls = CrlBundle::parse(&crl_pem, &Limits::default()).unwrap();
     let crl = crls.items[0].crl.as_ref().unwrap();

@@ -3,9 +3,9 @@
 use serde::Serialize;
 use x509_parser::prelude::{FromDer, ParsedExtension, X509Certificate};
 
-use crate::der::minimal_integer;
 use crate::error::CertParseError;
 use crate::time::Timestamp;
+use certgate_pki::der::minimal_integer;
 
 /// A certificate as the CRL logic sees it. Owns its DER.
 #[derive(Debug, Clone, Serialize)]

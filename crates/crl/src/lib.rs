@@ -2,6 +2,14 @@
 //! (BoringSSL) will then do with client certificates. Pure: no I/O, no clock (`now` is always
 //! an argument), every input treated as hostile (bounded by [`Limits`], never panics).
 //!
+//! PEM decoding, DER reading and signature verification are `certgate-pki`'s, the workspace's
+//! one implementation of each; this crate adds Contour's walk and texts on top of the PEM
+//! decoder and chooses [`certgate_pki::signature::Policy::Ring`] for CRL signatures. What it
+//! keeps as its own is the revoked-list walk: [`Crl::from_der`] steps through the entries with
+//! `certgate-pki`'s zero-allocation DER reader and records offsets in a [`SerialIndex`]
+//! instead of building an object per entry, because a CRL can list millions of serials and a
+//! general X.509 parser would hold them all (several times the memory, see `benches/`).
+//!
 //! # API by consumer
 //!
 //! **Contour Secret validation** (`certgate-ingress`), byte-exact messages of spec §2/§4.2:
@@ -10,8 +18,8 @@
 //! - [`validate_ca_pem`]`(&[u8]) -> Result<(), ContourPemError>`: `ca.crt` check, unwrapped
 //!   (Contour prefixes `invalid CA certificate bundle: `).
 //! - [`contains_pem_header`]: Contour's header test, quirk included.
-//! - [`decode_pem_block`]: Go's `pem.Decode` for one block, for walks with other block-type rules
-//!   (Contour's `tls.crt`/`tls.key` checks).
+//! - [`ContourBlocks`]: Contour's block walk, for checks with other block-type rules (its
+//!   `tls.crt`/`tls.key` checks); [`decode_pem_block`]: Go's `pem.Decode` for one block.
 //!
 //! **Parsing** (`certgate crl`, checks, verdicts):
 //! - [`CrlBundle::parse`]`(&[u8], &Limits) -> Result<CrlBundle, BundleError>`: every `X509 CRL`
@@ -61,7 +69,6 @@
 mod bundle;
 mod cert;
 mod checks;
-mod der;
 mod error;
 mod index;
 mod name;
@@ -80,8 +87,8 @@ pub use error::{BundleError, CertParseError, CrlParseError};
 pub use index::{MAX_SERIAL_LEN, SerialIndex};
 pub use parse::{Crl, CrlExtension, CrlInfo, CrlNumber, RevokedEntry};
 pub use pem::{
-    CERTIFICATE_LABEL, CRL_LABEL, ContourPemError, PemBlock, PemBundle, contains_pem_header,
-    decode_pem_block, parse_pem_bundle, validate_ca_pem, validate_crl_pem,
+    CERTIFICATE_LABEL, CRL_LABEL, ContourBlocks, ContourPemError, PemBlock, PemBundle,
+    contains_pem_header, decode_pem_block, parse_pem_bundle, validate_ca_pem, validate_crl_pem,
 };
 pub use sigalg::SignatureAlgorithm;
 pub use time::Timestamp;

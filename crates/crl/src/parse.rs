@@ -3,8 +3,9 @@
 
 use serde::Serialize;
 
+use certgate_pki::der::{self, DerError, Reader, Tlv, minimal_integer};
+
 use crate::Limits;
-use crate::der::{self, DerError, Reader, Tlv, minimal_integer};
 use crate::error::CrlParseError;
 use crate::index::{MAX_SERIAL_LEN, SerialIndex};
 use crate::oid;
@@ -432,7 +433,7 @@ fn entry_reason(exts: &Tlv<'_>) -> Option<u8> {
         let value = e.read(der::OCTET_STRING).ok()?.content;
         if id == oid::REASON_CODE {
             // CRLReason ::= ENUMERATED
-            let v = Reader::new(value).read(0x0a).ok()?;
+            let v = Reader::new(value).read(der::ENUMERATED).ok()?;
             return v.content.first().copied();
         }
     }

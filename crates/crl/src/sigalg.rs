@@ -1,11 +1,10 @@
-//! CRL signature algorithms and their verification with `ring`. rustls-webpki keeps its CRL
-//! signature check private, and x509-parser's needs a fully parsed CRL (one object per entry),
-//! so the check is done here on the raw `tbsCertList` bytes.
+//! CRL signature algorithms and their verification. rustls-webpki keeps its CRL signature
+//! check private, and x509-parser's needs a fully parsed CRL (one object per entry), so the
+//! raw `tbsCertList` bytes are handed to `certgate-pki`'s verifier here.
 
-use ring::signature::{self, UnparsedPublicKey, VerificationAlgorithm};
+use certgate_pki::der::{self, Reader};
+use certgate_pki::signature::{self, Curve, Hash, Policy, PublicKey, Scheme, VerifyError};
 use serde::Serialize;
-
-use crate::der::{self, Reader};
 
 /// The signature algorithm a CRL names.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -68,7 +67,10 @@ pub(crate) fn classify(alg_id: &[u8]) -> SignatureAlgorithm {
     }
 }
 
-/// Verifies `signature` over `message` with the key in the DER SubjectPublicKeyInfo `spki`.
+/// Verifies `signature` over `message` with the key in the DER SubjectPublicKeyInfo `spki`,
+/// with `certgate-pki`'s verifier under [`Policy::Ring`] (ring's standard verifiers, as
+/// rustls-webpki uses them). The key is split leniently here, so that only keys `ring` itself
+/// refuses fail as a wrong signature, and the messages are this crate's.
 pub(crate) fn verify(
     alg: &SignatureAlgorithm,
     spki: &[u8],
@@ -77,31 +79,33 @@ pub(crate) fn verify(
 ) -> Result<(), String> {
     let (key_oid, key_param, key) =
         read_spki(spki).ok_or("the issuer's public key does not parse")?;
-    let ring_alg: &'static dyn VerificationAlgorithm = match (alg, key_oid, key_param) {
-        (SignatureAlgorithm::RsaPkcs1Sha1, RSA_KEY, _) => {
-            &signature::RSA_PKCS1_2048_8192_SHA1_FOR_LEGACY_USE_ONLY
-        }
-        (SignatureAlgorithm::RsaPkcs1Sha256, RSA_KEY, _) => &signature::RSA_PKCS1_2048_8192_SHA256,
-        (SignatureAlgorithm::RsaPkcs1Sha384, RSA_KEY, _) => &signature::RSA_PKCS1_2048_8192_SHA384,
-        (SignatureAlgorithm::RsaPkcs1Sha512, RSA_KEY, _) => &signature::RSA_PKCS1_2048_8192_SHA512,
-        (SignatureAlgorithm::EcdsaSha256, EC_KEY, Some(P256)) => &signature::ECDSA_P256_SHA256_ASN1,
-        (SignatureAlgorithm::EcdsaSha384, EC_KEY, Some(P256)) => &signature::ECDSA_P256_SHA384_ASN1,
-        (SignatureAlgorithm::EcdsaSha256, EC_KEY, Some(P384)) => &signature::ECDSA_P384_SHA256_ASN1,
-        (SignatureAlgorithm::EcdsaSha384, EC_KEY, Some(P384)) => &signature::ECDSA_P384_SHA384_ASN1,
-        (SignatureAlgorithm::Ed25519, ED25519, _) => &signature::ED25519,
-        (SignatureAlgorithm::Other(oid), _, _) => {
+    let scheme = match alg {
+        SignatureAlgorithm::RsaPkcs1Sha1 => Scheme::RsaPkcs1(Hash::Sha1),
+        SignatureAlgorithm::RsaPkcs1Sha256 => Scheme::RsaPkcs1(Hash::Sha256),
+        SignatureAlgorithm::RsaPkcs1Sha384 => Scheme::RsaPkcs1(Hash::Sha384),
+        SignatureAlgorithm::RsaPkcs1Sha512 => Scheme::RsaPkcs1(Hash::Sha512),
+        SignatureAlgorithm::EcdsaSha256 => Scheme::Ecdsa(Hash::Sha256),
+        SignatureAlgorithm::EcdsaSha384 => Scheme::Ecdsa(Hash::Sha384),
+        SignatureAlgorithm::Ed25519 => Scheme::Ed25519,
+        SignatureAlgorithm::Other(oid) => {
             return Err(format!("signature algorithm {oid} is not supported by certgate"));
         }
-        (alg, _, _) => {
-            return Err(format!(
-                "a {alg} signature cannot come from the issuer's {} key",
-                key_kind(key_oid)
-            ));
-        }
     };
-    UnparsedPublicKey::new(ring_alg, key)
-        .verify(message, signature)
-        .map_err(|_| "the signature does not match the issuer's public key".to_string())
+    let public_key = match (key_oid, key_param) {
+        // The modulus size is ring's to check under this policy.
+        (RSA_KEY, _) => Some(PublicKey::Rsa { der: key, bits: 0 }),
+        (EC_KEY, Some(P256)) => Some(PublicKey::Ecdsa { curve: Curve::P256, point: key }),
+        (EC_KEY, Some(P384)) => Some(PublicKey::Ecdsa { curve: Curve::P384, point: key }),
+        (ED25519, _) => Some(PublicKey::Ed25519 { key }),
+        _ => None,
+    };
+    let cannot_come_from =
+        || format!("a {alg} signature cannot come from the issuer's {} key", key_kind(key_oid));
+    let public_key = public_key.ok_or_else(cannot_come_from)?;
+    signature::verify(Policy::Ring, scheme, &public_key, message, signature).map_err(|e| match e {
+        VerifyError::Invalid => "the signature does not match the issuer's public key".to_string(),
+        VerifyError::WrongKey { .. } | VerifyError::Unsupported(_) => cannot_come_from(),
+    })
 }
 
 fn key_kind(oid: &[u8]) -> &'static str {

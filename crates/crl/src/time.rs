@@ -55,11 +55,11 @@ fn digits(s: &[u8]) -> Option<i64> {
 /// RFC 5280 requires.
 pub(crate) fn decode_time(tag: u8, content: &[u8]) -> Option<Timestamp> {
     let (year, rest) = match tag {
-        crate::der::UTC_TIME if content.len() == 13 => {
+        certgate_pki::der::UTC_TIME if content.len() == 13 => {
             let yy = digits(content.get(..2)?)?;
             (if yy >= 50 { 1900 + yy } else { 2000 + yy }, content.get(2..)?)
         }
-        crate::der::GENERALIZED_TIME if content.len() == 15 => {
+        certgate_pki::der::GENERALIZED_TIME if content.len() == 15 => {
             (digits(content.get(..4)?)?, content.get(4..)?)
         }
         _ => return None,

@@ -6,7 +6,7 @@
 //! the DER is never parsed, so an expired or wrongly signed CRL passes.
 
 use certgate_crl::{
-    ContourPemError, contains_pem_header, decode_pem_block, validate_ca_pem, validate_crl_pem,
+    CERTIFICATE_LABEL, ContourBlocks, ContourPemError, validate_ca_pem, validate_crl_pem,
 };
 
 use crate::types::Secret;
@@ -44,18 +44,19 @@ pub enum SecretError {
     TlsPrivateKey(PemError),
 }
 
-/// The inner error of a PEM bundle walk.
+/// The inner error of a PEM bundle walk. The texts of the walk errors shared with the CA and
+/// CRL checks are `certgate-crl`'s [`ContourPemError`] ones, written once there.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PemError {
-    #[error("failed to parse PEM block")]
+    #[error("{}", ContourPemError::FailedToParse)]
     ParseBlock,
     /// The label is shown as Go's `%s` of a string: invalid UTF-8 is passed through, which JSON
     /// encoding later replaces with U+FFFD, as `String::from_utf8_lossy` does here.
-    #[error("unexpected block type '{0}'")]
+    #[error("{}", ContourPemError::UnexpectedBlockType(.0.clone()))]
     UnexpectedBlockType(String),
-    #[error("failed to locate certificate")]
+    #[error("{}", ContourPemError::NoCertificate)]
     NoCertificate,
-    #[error("failed to locate CRL")]
+    #[error("{}", ContourPemError::NoCrl)]
     NoCrl,
     /// Go's `x509.ParseCertificate` failure (its exact wording is not reproduced).
     #[error("x509: malformed certificate")]
@@ -83,16 +84,22 @@ fn type_is_tls_or_opaque(secret: &Secret) -> bool {
     secret.type_ == SECRET_TYPE_TLS || secret.type_ == SECRET_TYPE_OPAQUE
 }
 
-/// Contour's `validCASecret` (spec §2.1).
-pub fn validate_ca_secret(secret: &Secret) -> Result<(), SecretError> {
+/// The value of `key` in a TLS or Opaque Secret, which must not be empty (the first two steps
+/// of Contour's CA and CRL Secret checks).
+fn bundle_key<'a>(secret: &'a Secret, key: &'static str) -> Result<&'a [u8], SecretError> {
     if !type_is_tls_or_opaque(secret) {
         return Err(SecretError::WrongType);
     }
-    let data = secret.data.get(CA_CERTIFICATE_KEY).map(Vec::as_slice).unwrap_or_default();
+    let data = secret.data.get(key).map(Vec::as_slice).unwrap_or_default();
     if data.is_empty() {
-        return Err(SecretError::EmptyKey(CA_CERTIFICATE_KEY));
+        return Err(SecretError::EmptyKey(key));
     }
-    validate_ca_bundle(data).map_err(SecretError::CaBundle)
+    Ok(data)
+}
+
+/// Contour's `validCASecret` (spec §2.1).
+pub fn validate_ca_secret(secret: &Secret) -> Result<(), SecretError> {
+    validate_ca_bundle(bundle_key(secret, CA_CERTIFICATE_KEY)?).map_err(SecretError::CaBundle)
 }
 
 /// Contour's `validateCABundle`: every block must be a `CERTIFICATE`, at least one must exist.
@@ -102,14 +109,7 @@ pub fn validate_ca_bundle(data: &[u8]) -> Result<(), PemError> {
 
 /// Contour's `validCRLSecret` (spec §2.2). Errors of the CRL walk are not wrapped.
 pub fn validate_crl_secret(secret: &Secret) -> Result<(), SecretError> {
-    if !type_is_tls_or_opaque(secret) {
-        return Err(SecretError::WrongType);
-    }
-    let data = secret.data.get(CRL_KEY).map(Vec::as_slice).unwrap_or_default();
-    if data.is_empty() {
-        return Err(SecretError::EmptyKey(CRL_KEY));
-    }
-    validate_crl_bundle(data).map_err(SecretError::Crl)
+    validate_crl_bundle(bundle_key(secret, CRL_KEY)?).map_err(SecretError::Crl)
 }
 
 /// Contour's `validateCRL`: succeeds at the first `X509 CRL` block; other blocks are skipped.
@@ -129,22 +129,21 @@ pub fn validate_tls_secret(secret: &Secret) -> Result<(), SecretError> {
     validate_private_key(key).map_err(SecretError::TlsPrivateKey)
 }
 
-fn validate_serving_bundle(mut data: &[u8]) -> Result<(), PemError> {
-    let mut index = 0usize;
-    while contains_pem_header(data) {
-        let (block, rest) = decode_pem_block(data).ok_or(PemError::ParseBlock)?;
-        if block.label != certgate_crl::CERTIFICATE_LABEL {
+fn validate_serving_bundle(data: &[u8]) -> Result<(), PemError> {
+    let mut certificates = 0usize;
+    for block in ContourBlocks::new(data) {
+        let block = block?;
+        if block.label != CERTIFICATE_LABEL {
             return Err(PemError::UnexpectedBlockType(block.label));
         }
         let has_name = certificate_has_name(&block.der)?;
         // Only the first certificate of a serving bundle needs a CN or SAN.
-        if index == 0 && !has_name {
+        if certificates == 0 && !has_name {
             return Err(PemError::NoNameInCertificate);
         }
-        index += 1;
-        data = rest;
+        certificates += 1;
     }
-    if index > 0 { Ok(()) } else { Err(PemError::NoCertificate) }
+    if certificates > 0 { Ok(()) } else { Err(PemError::NoCertificate) }
 }
 
 /// Go's `hasCommonName || hasSubjectAltNames` (DNS names or IP addresses).
@@ -168,16 +167,15 @@ fn certificate_has_name(der: &[u8]) -> Result<bool, PemError> {
     Ok(has_cn || has_san)
 }
 
-fn validate_private_key(mut data: &[u8]) -> Result<(), PemError> {
+fn validate_private_key(data: &[u8]) -> Result<(), PemError> {
     let mut keys = 0usize;
-    while contains_pem_header(data) {
-        let (block, rest) = decode_pem_block(data).ok_or(PemError::ParseBlock)?;
+    for block in ContourBlocks::new(data) {
+        let block = block?;
         match block.label.as_str() {
             "PRIVATE KEY" | "RSA PRIVATE KEY" | "EC PRIVATE KEY" => keys += 1,
             "EC PARAMETERS" => {}
             _ => return Err(PemError::UnexpectedBlockType(block.label)),
         }
-        data = rest;
     }
     match keys {
         0 => Err(PemError::NoPrivateKey),

@@ -14,9 +14,10 @@ const BASIC_CONSTRAINTS: &str = "2.5.29.19";
 pub(crate) fn decode(input: &[u8], verify: bool) -> Result<DecodedCsr, CsrError> {
     let der = input::der_bytes(input)?;
     let request = request::parse(&der)?;
-    let public_key = key::parse(request.spki).map_err(|reason| CsrError::PublicKey { reason })?;
+    let public_key =
+        key::parse_spki(request.spki).map_err(|reason| CsrError::PublicKey { reason })?;
     if verify {
-        signature::verify(
+        signature::verify_request(
             &request.signature_algorithm,
             &public_key,
             request.signed,

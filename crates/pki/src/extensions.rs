@@ -77,7 +77,7 @@ fn extension<'a>(content: &'a [u8], field: &str) -> Result<Extension<'a>, String
 mod tests {
     use super::*;
 
-    use crate::test_der::tlv;
+    use crate::der::tlv;
 
     const EXT_REQ_OID: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x0e];
     const SAN_OID: &[u8] = &[0x55, 0x1d, 0x11];

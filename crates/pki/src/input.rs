@@ -21,18 +21,25 @@ pub(crate) fn der_bytes(input: &[u8]) -> Result<Cow<'_, [u8]>, CsrError> {
     if input.is_empty() {
         return Err(CsrError::Empty);
     }
-    match pem::first_block(input) {
-        Ok(Some(block)) if REQUEST_LABELS.contains(&block.label) => Ok(Cow::Owned(block.der)),
-        Ok(Some(block)) => Err(CsrError::WrongPemType { found: label_text(block.label) }),
-        Err(failure) => Err(CsrError::InvalidBase64 {
-            label: label_text(failure.label),
-            reason: failure.reason,
-        }),
+    // Like cert-manager, the first valid block decides; when there is none, the first block
+    // whose base64 was broken explains why.
+    let mut base64_failure = None;
+    let block = pem::next_block(input, pem::Body::Decode, &mut |skipped| {
+        if base64_failure.is_none() {
+            base64_failure = skipped.base64_failure();
+        }
+    });
+    match (block, base64_failure) {
+        (Some(block), _) if REQUEST_LABELS.contains(&block.label) => Ok(Cow::Owned(block.der)),
+        (Some(block), _) => Err(CsrError::WrongPemType { found: label_text(block.label) }),
+        (None, Some((label, reason))) => {
+            Err(CsrError::InvalidBase64 { label: label_text(label), reason })
+        }
         // DER always starts with the SEQUENCE tag of the CertificationRequest.
-        Ok(None) if input.first() == Some(&0x30) && !pem::has_begin_marker(input) => {
+        (None, None) if input.first() == Some(&0x30) && !pem::has_begin_marker(input) => {
             Ok(Cow::Borrowed(input))
         }
-        Ok(None) => Err(CsrError::NotPemOrDer),
+        (None, None) => Err(CsrError::NotPemOrDer),
     }
 }
 

@@ -1,5 +1,6 @@
 //! SubjectPublicKeyInfo: key type, size and the key bytes signature verification needs,
-//! checked as strictly as Go's `x509.ParseCertificateRequest` checks them.
+//! checked as strictly as Go's `x509.ParseCertificateRequest` checks them. Public through
+//! [`crate::signature`], whose verifier takes these keys.
 
 use asn1_rs::Tag;
 
@@ -14,7 +15,7 @@ const ED25519: &str = "1.3.101.112";
 
 /// The NIST curves Go accepts in a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Curve {
+pub enum Curve {
     P224,
     P256,
     P384,
@@ -32,7 +33,7 @@ impl Curve {
         }
     }
 
-    pub(crate) fn bits(self) -> usize {
+    pub fn bits(self) -> usize {
         match self {
             Curve::P224 => 224,
             Curve::P256 => 256,
@@ -41,7 +42,7 @@ impl Curve {
         }
     }
 
-    pub(crate) fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Curve::P224 => "P-224",
             Curve::P256 => "P-256",
@@ -51,10 +52,11 @@ impl Curve {
     }
 }
 
-/// A request's public key.
+/// A public key, borrowed from its SubjectPublicKeyInfo.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum PublicKey<'a> {
-    /// `der` is the RSAPublicKey structure (modulus and exponent).
+pub enum PublicKey<'a> {
+    /// `der` is the RSAPublicKey structure (modulus and exponent); `bits` the modulus length,
+    /// which only [`Policy::Go`](crate::signature::Policy::Go) looks at.
     Rsa {
         der: &'a [u8],
         bits: usize,
@@ -73,7 +75,8 @@ pub(crate) enum PublicKey<'a> {
 }
 
 impl PublicKey<'_> {
-    pub(crate) fn info(&self) -> PublicKeyInfo {
+    /// Algorithm and size, as approver-policy reports them.
+    pub fn info(&self) -> PublicKeyInfo {
         let (algorithm, size) = match self {
             PublicKey::Rsa { bits, .. } => (KeyAlgorithm::Rsa, to_i64(*bits)),
             PublicKey::Ecdsa { curve, .. } => (KeyAlgorithm::Ecdsa, to_i64(curve.bits())),
@@ -85,7 +88,7 @@ impl PublicKey<'_> {
     }
 
     /// The key type as written in error messages.
-    pub(crate) fn kind(&self) -> String {
+    pub fn kind(&self) -> String {
         match self {
             PublicKey::Rsa { .. } => "RSA".to_string(),
             PublicKey::Ecdsa { curve, .. } => format!("ECDSA {}", curve.name()),
@@ -99,8 +102,8 @@ fn to_i64(value: usize) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
-/// Parses a full SubjectPublicKeyInfo encoding.
-pub(crate) fn parse(spki: &[u8]) -> Result<PublicKey<'_>, String> {
+/// Parses a full SubjectPublicKeyInfo encoding; the error says what is wrong with it.
+pub fn parse_spki(spki: &[u8]) -> Result<PublicKey<'_>, String> {
     let (outer, rest) = read_universal(spki, Tag::Sequence, "subjectPublicKeyInfo")?;
     end(rest, "subjectPublicKeyInfo")?;
     let (algorithm, rest) =
@@ -174,7 +177,7 @@ fn ed25519<'a>(key: &'a [u8], params: Option<&Element<'_>>) -> Result<PublicKey<
 mod tests {
     use super::*;
 
-    use crate::test_der::tlv;
+    use crate::der::tlv;
 
     fn spki(algorithm: &[u8], key: &[u8]) -> Vec<u8> {
         let mut bits = vec![0];
@@ -193,21 +196,21 @@ mod tests {
         let mut modulus = vec![0x00, 0x80];
         modulus.extend(vec![0; 255]);
         let der = spki(&[RSA_OID, &[0x05, 0x00]].concat(), &rsa_key(&modulus));
-        let key = parse(&der).unwrap();
+        let key = parse_spki(&der).unwrap();
         assert_eq!(key.info(), PublicKeyInfo { algorithm: KeyAlgorithm::Rsa, size: 2048 });
         // A modulus whose top byte is 0x01 has 1 significant bit in it.
         let der = spki(&[RSA_OID, &[0x05, 0x00]].concat(), &rsa_key(&[0x01, 0xff]));
-        assert_eq!(parse(&der).unwrap().info().size, 9);
+        assert_eq!(parse_spki(&der).unwrap().info().size, 9);
     }
 
     #[test]
     fn rsa_rules_from_go() {
         let der = spki(RSA_OID, &rsa_key(&[0x01]));
-        assert_eq!(parse(&der).unwrap_err(), "RSA key algorithm parameters must be NULL");
+        assert_eq!(parse_spki(&der).unwrap_err(), "RSA key algorithm parameters must be NULL");
         let der = spki(&[RSA_OID, &[0x05, 0x00]].concat(), &rsa_key(&[0x80]));
-        assert_eq!(parse(&der).unwrap_err(), "RSA modulus is not a positive number");
+        assert_eq!(parse_spki(&der).unwrap_err(), "RSA modulus is not a positive number");
         let der = spki(&[RSA_OID, &[0x05, 0x00]].concat(), &rsa_key(&[0x00, 0x01]));
-        assert_eq!(parse(&der).unwrap_err(), "RSA modulus is not minimally encoded");
+        assert_eq!(parse_spki(&der).unwrap_err(), "RSA modulus is not minimally encoded");
     }
 
     #[test]
@@ -217,15 +220,15 @@ mod tests {
         let mut point = vec![0x04];
         point.extend(vec![7; 96]);
         let der = spki(&[&ec[..], &p384].concat(), &point);
-        let key = parse(&der).unwrap();
+        let key = parse_spki(&der).unwrap();
         assert_eq!(key.info(), PublicKeyInfo { algorithm: KeyAlgorithm::Ecdsa, size: 384 });
         assert_eq!(
-            parse(&spki(&[&ec[..], &p384].concat(), &point[..50])).unwrap_err(),
+            parse_spki(&spki(&[&ec[..], &p384].concat(), &point[..50])).unwrap_err(),
             "P-384 point is not an uncompressed point of 97 bytes"
         );
         let secp256k1 = [0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x0a];
         assert_eq!(
-            parse(&spki(&[&ec[..], &secp256k1].concat(), &point)).unwrap_err(),
+            parse_spki(&spki(&[&ec[..], &secp256k1].concat(), &point)).unwrap_err(),
             "unsupported elliptic curve 1.3.132.0.10"
         );
     }
@@ -234,15 +237,15 @@ mod tests {
     fn ed25519_and_other_keys() {
         let ed = [0x06, 0x03, 0x2b, 0x65, 0x70];
         let der = spki(&ed, &[9; 32]);
-        let key = parse(&der).unwrap();
+        let key = parse_spki(&der).unwrap();
         assert_eq!(key.info(), PublicKeyInfo { algorithm: KeyAlgorithm::Ed25519, size: -1 });
         assert_eq!(
-            parse(&spki(&ed, &[9; 31])).unwrap_err(),
+            parse_spki(&spki(&ed, &[9; 31])).unwrap_err(),
             "Ed25519 key is 31 bytes, expected 32"
         );
         let x25519 = [0x06, 0x03, 0x2b, 0x65, 0x6e];
         let der = spki(&x25519, &[9; 32]);
-        let key = parse(&der).unwrap();
+        let key = parse_spki(&der).unwrap();
         assert_eq!(
             key.info(),
             PublicKeyInfo { algorithm: KeyAlgorithm::Other("1.3.101.110".into()), size: 0 }

@@ -1,23 +1,32 @@
 //! PEM / PKCS#10 / X.509 decoding for certgate. Every input is hostile: sizes are bounded,
 //! nothing panics, and errors say what was wrong and where.
+//!
+//! This crate is the workspace's one implementation of three mechanisms; other crates call
+//! it instead of carrying their own:
+//! - [`pem`]: PEM decoding with Go's `encoding/pem.Decode` rules (cert-manager, Contour and
+//!   sprig all read PEM with it) and encoding with 64-column lines.
+//! - [`der`]: DER reading (a zero-allocation TLV walker with absolute offsets, and the
+//!   field-named strict reader behind CSR decoding) and TLV writing.
+//! - [`signature`]: signature verification (`ring`, plus `p521`), under a [`signature::Policy`]
+//!   saying what the caller accepts: Go's `crypto/x509` for CSRs, ring's standard verifiers
+//!   for CRLs and the webhook's CA.
+//!
+//! Built on them: [`decode_csr`] and [`parse_csr`] for PKCS#10 requests.
 #![forbid(unsafe_code)]
 
 mod asn1_string;
 pub mod csr;
 mod decode;
-mod der;
+pub mod der;
 mod extensions;
 mod input;
 mod ip;
 mod key;
-mod pem;
-mod pss;
+pub mod pem;
 mod request;
 mod san;
-mod signature;
+pub mod signature;
 mod subject;
-#[cfg(test)]
-mod test_der;
 mod uri;
 mod usages;
 

@@ -5,14 +5,8 @@
 use asn1_rs::Tag;
 
 use crate::csr::CsrError;
-use crate::der::{Element, octet_aligned_bits, read, read_oid, read_universal};
-
-/// An AlgorithmIdentifier: dotted OID and optional parameters.
-#[derive(Clone, Debug)]
-pub(crate) struct Algorithm<'a> {
-    pub(crate) oid: String,
-    pub(crate) params: Option<Element<'a>>,
-}
+use crate::der::{octet_aligned_bits, read, read_universal};
+use crate::signature::{Algorithm, algorithm_identifier};
 
 /// A request split into its parts.
 #[derive(Clone, Debug)]
@@ -62,19 +56,12 @@ fn split(content: &[u8]) -> Result<Request<'_>, String> {
         return Err(format!("attributes: expected [0], found {}", attributes.describe()));
     }
 
-    let (oid, params) = read_oid(algorithm.content(), "signatureAlgorithm")?;
-    let params = if params.is_empty() {
-        None
-    } else {
-        Some(read(params, "signatureAlgorithm parameters")?.0)
-    };
-
     Ok(Request {
         signed: info.raw(),
         subject: subject.content(),
         spki: spki.raw(),
         attributes: attributes.content(),
-        signature_algorithm: Algorithm { oid, params },
+        signature_algorithm: algorithm_identifier(algorithm.content(), "signatureAlgorithm")?,
         signature: octet_aligned_bits(&signature, "signature")?,
     })
 }

@@ -118,7 +118,7 @@ fn other_name_value(inner: &Element<'_>) -> String {
 mod tests {
     use super::*;
 
-    use crate::test_der::tlv;
+    use crate::der::tlv;
 
     fn names(items: &[Vec<u8>]) -> Vec<u8> {
         tlv(0x30, &items.concat())

@@ -1,16 +1,30 @@
-//! Who may do what: Kubernetes RBAC semantics behind the [`Authorizer`] trait.
+//! Who may do what: Kubernetes RBAC semantics behind the [`Authorizer`] trait, and the one
+//! asynchronous access-check seam, [`AccessChecker`].
 //!
-//! The trait is the I/O seam: offline and in the sandbox it is [`RbacAuthorizer`] over
-//! RBAC objects; in a cluster it is a SubjectAccessReview client (in the binary).
+//! - [`Authorizer`] answers synchronously: [`RbacAuthorizer`] over RBAC objects (offline, in
+//!   the sandbox, `--authorizer=local`).
+//! - [`AccessChecker`] is the one async access-check trait of the workspace: in a cluster a
+//!   SubjectAccessReview client (`certgate-cluster`), and every [`Authorizer`] through a
+//!   blanket impl. [`KindResolver`] is its companion for API discovery; [`NoCluster`]
+//!   answers both with an error when there is no API server. Both traits are dyn-compatible,
+//!   so callers hold `Arc<dyn AccessChecker>` instead of an enum of implementations.
+//! - [`RequestAttributes`] (what a request asks to do) and [`forbidden_status_message`] (the
+//!   API server's 403 text) are the one implementation of kube-apiserver's authorization
+//!   attributes and denial wording, shared by production code and the sandbox.
 #![forbid(unsafe_code)]
 
 use std::collections::BTreeMap;
 
 mod aggregation;
 mod authorizer;
+mod checker;
 mod error;
 mod explain;
+mod forbidden;
+mod kinds;
+mod no_cluster;
 mod objects;
+mod request;
 mod rule;
 mod selector;
 mod snapshot;
@@ -18,9 +32,14 @@ mod subjects;
 mod user_rules;
 
 pub use authorizer::RbacAuthorizer;
+pub use checker::{AccessChecker, CheckFuture};
 pub use error::{InvalidObjects, ObjectError};
 pub use explain::{BindingExplanation, BindingKind, BindingOutcome, Explanation, RuleMismatch};
+pub use forbidden::{forbidden_message, forbidden_status_message};
+pub use kinds::{DiscoveryError, KindResolver, ResolveFuture, ResolvedKind};
+pub use no_cluster::{NO_CLUSTER, NoCluster};
 pub use objects::RbacObjects;
+pub use request::RequestAttributes;
 /// Whether labels satisfy a `metav1.LabelSelector` (an invalid selector matches nothing).
 pub use selector::matches as label_selector_matches;
 pub use user_rules::UserRules;
@@ -98,7 +117,8 @@ pub struct AccessDecision {
 #[error("{0}")]
 pub struct AuthorizerError(pub String);
 
-/// SubjectAccessReview semantics.
+/// SubjectAccessReview semantics, answered synchronously. Every implementation is also an
+/// [`AccessChecker`] (a blanket impl), so asynchronous callers take either.
 pub trait Authorizer: Send + Sync {
     fn authorize(&self, review: &AccessReview) -> Result<AccessDecision, AuthorizerError>;
 }

@@ -6,12 +6,20 @@
 //! HTTP/2 keep-alive pings, concurrent streams, header size and count). [`tls_server`] and
 //! [`plain_server`] build axum-server servers that enforce them; [`serve_plain`] runs a
 //! plain-HTTP router under them until a shutdown signal.
+//!
+//! It is also the one home of the serving-certificate helpers every HTTPS server uses:
+//! [`server_config`] (the rustls settings for a [`PemPair`]) and [`DevCertificates`] (a
+//! throw-away development CA and serving certificate), shared by the webhook and the sandbox
+//! so that neither depends on the other.
 #![forbid(unsafe_code)]
 
 mod accept;
 mod activity;
+mod dev_cert;
 mod guard;
+pub mod health;
 mod policy;
+mod tls;
 mod track;
 
 use std::future::Future;
@@ -25,8 +33,11 @@ use hyper_util::rt::{TokioExecutor, TokioTimer};
 use hyper_util::server::conn::auto::Builder;
 
 pub use accept::PolicyAcceptor;
+pub use dev_cert::{DevCertError, DevCertificates};
 pub use guard::Guarded;
+pub use health::{MetricsText, Readiness, health_routes};
 pub use policy::{ConnectionPolicy, MIN_HEADER_BYTES};
+pub use tls::{PemPair, TlsError, server_config};
 pub use track::{Tracked, TrackedBody};
 
 /// An HTTPS server under a connection policy.

@@ -6,6 +6,8 @@ use std::net::IpAddr;
 
 use base64::Engine;
 use certgate_gotemplate::{FuncError, FuncMap, Value};
+use certgate_pki::der::{Reader, tlv};
+use certgate_pki::pem::{self, encode as pem};
 use rcgen::{
     BasicConstraints, CertificateParams, DistinguishedName, DnType, ExtendedKeyUsagePurpose, IsCa,
     Issuer, KeyPair, KeyUsagePurpose, SanType, SerialNumber,
@@ -18,71 +20,23 @@ use rsa::pkcs8::EncodePrivateKey;
 use crate::args::{Arity, Map, call_err, map_value, reg, s};
 use crate::convert::strval;
 
-fn pem(label: &str, der: &[u8]) -> String {
-    let b64 = base64::engine::general_purpose::STANDARD.encode(der);
-    let mut out = format!("-----BEGIN {label}-----\n");
-    for line in b64.as_bytes().chunks(64) {
-        out.push_str(&String::from_utf8_lossy(line));
-        out.push('\n');
-    }
-    out.push_str(&format!("-----END {label}-----\n"));
-    out
-}
-
-/// The first PEM block: (label, DER).
+/// The first PEM block, found as Go's `pem.Decode` finds it (sprig calls it): (label, DER).
 fn pem_decode(text: &str) -> Option<(String, Vec<u8>)> {
-    let start = text.find("-----BEGIN ")?;
-    let rest = &text[start + 11..];
-    let label_end = rest.find("-----")?;
-    let label = rest[..label_end].to_string();
-    let body_start = label_end + 5;
-    let end_marker = format!("-----END {label}-----");
-    let body_end = rest.find(&end_marker)?;
-    let body: String =
-        rest.get(body_start..body_end)?.chars().filter(|c| !c.is_whitespace()).collect();
-    let der = base64::engine::general_purpose::STANDARD.decode(body).ok()?;
-    Some((label, der))
+    let (block, _) = pem::decode(text.as_bytes())?;
+    Some((block.label_lossy(), block.der))
 }
 
 // --- minimal DER, for converting between SEC1 and PKCS#8 EC keys ---
 
-fn der_len(n: usize) -> Vec<u8> {
-    if n < 0x80 {
-        vec![n as u8]
-    } else {
-        let bytes: Vec<u8> = n.to_be_bytes().iter().copied().skip_while(|b| *b == 0).collect();
-        let mut out = vec![0x80 | bytes.len() as u8];
-        out.extend(bytes);
-        out
+/// The contents of the elements of the SEQUENCE `der`, in order (at most `N`).
+fn sequence_items<const N: usize>(der: &[u8]) -> Option<[&[u8]; N]> {
+    let outer = Reader::new(der).read_any().ok()?;
+    let mut items = Reader::nested(&outer);
+    let mut out = [&[][..]; N];
+    for item in &mut out {
+        *item = items.read_any().ok()?.content;
     }
-}
-
-fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
-    let mut out = vec![tag];
-    out.extend(der_len(content.len()));
-    out.extend_from_slice(content);
-    out
-}
-
-/// Reads one TLV: (tag, content, rest).
-fn read_tlv(b: &[u8]) -> Option<(u8, &[u8], &[u8])> {
-    let tag = *b.first()?;
-    let first = *b.get(1)?;
-    let (len, hdr) = if first < 0x80 {
-        (usize::from(first), 2)
-    } else {
-        let n = usize::from(first & 0x7f);
-        if n == 0 || n > 4 {
-            return None;
-        }
-        let mut len = 0usize;
-        for i in 0..n {
-            len = (len << 8) | usize::from(*b.get(2 + i)?);
-        }
-        (len, 2 + n)
-    };
-    let content = b.get(hdr..hdr + len)?;
-    Some((tag, content, &b[hdr + len..]))
+    Some(out)
 }
 
 const OID_EC_PUBLIC_KEY: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01];
@@ -91,13 +45,9 @@ const OID_P384: &[u8] = &[0x2b, 0x81, 0x04, 0x00, 0x22];
 
 /// SEC1 `EC PRIVATE KEY` (with the curve named) from ring's PKCS#8 P-256 key.
 fn sec1_from_ring_pkcs8(pkcs8: &[u8], public: &[u8]) -> Option<Vec<u8>> {
-    let (_, outer, _) = read_tlv(pkcs8)?;
-    let (_, _version, rest) = read_tlv(outer)?;
-    let (_, _alg, rest) = read_tlv(rest)?;
-    let (_, inner, _) = read_tlv(rest)?;
-    let (_, ec, _) = read_tlv(inner)?;
-    let (_, _v, rest) = read_tlv(ec)?;
-    let (_, d, _) = read_tlv(rest)?;
+    // PrivateKeyInfo { version, algorithm, privateKey OCTET STRING { ECPrivateKey } }.
+    let [_version, _algorithm, inner] = sequence_items::<3>(pkcs8)?;
+    let [_version, d] = sequence_items::<2>(inner)?;
     let mut body = tlv(0x02, &[1]);
     body.extend(tlv(0x04, d));
     body.extend(tlv(0xa0, &tlv(0x06, OID_P256)));

@@ -16,11 +16,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
-use certgate_admission::review::{Admission, Endpoint, Handled, NoCluster, Rejection};
+use certgate_admission::review::{
+    Admission, Endpoint, Handled, HeavyReviewOptions, NoCluster, Rejection,
+};
 use certgate_cel::PolicyCel;
 use certgate_webhook::{
-    AdmissionHandler, DevCertificates, Metrics, PemPair, ServerOptions, TlsSource, server_config,
-    start,
+    AdmissionHandler, BoundedReviewPool, DevCertificates, Metrics, PemPair, ServerOptions,
+    TlsSource, server_config, start,
 };
 use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject;
@@ -62,7 +64,11 @@ fn main() {
     let client_runtime =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
 
-    let admission = Arc::new(Admission::new(Arc::new(PolicyCel::default()), NoCluster, NoCluster));
+    // Policy reviews on the server's bounded pool, as `certgate webhook` runs them.
+    let pool = Arc::new(BoundedReviewPool::new(HeavyReviewOptions::default()));
+    let admission = Arc::new(
+        Admission::new(Arc::new(PolicyCel::default()), NoCluster, NoCluster).with_review_pool(pool),
+    );
     let minimal = server_runtime.block_on(minimal_endpoint(&certificates.serving));
     let webhook = server_runtime
         .block_on(start(

@@ -13,9 +13,6 @@ use prometheus_client::registry::Registry;
 
 use certgate_admission::review::HeavyReviewStats;
 
-/// The content type of [`Metrics::encode`]'s output.
-pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
-
 /// Distinct `resource` and `operation` label values kept before further ones are reported
 /// as `other`. The values come from request bodies, so anyone able to reach the port could
 /// otherwise grow the series without bound.
@@ -68,7 +65,7 @@ struct ReviewResultLabels {
 /// How policy reviews ended, the `result` label of `policy_reviews_total`.
 const REVIEW_RESULTS: [&str; 3] = ["completed", "cancelled", "refused"];
 
-/// The CPU-heavy policy reviews (`certgate_admission`'s bounded pool), read from the
+/// The CPU-heavy policy reviews (the webhook's [`crate::BoundedReviewPool`]), read from the
 /// handler's counters when metrics are scraped.
 struct PolicyReviews {
     running: Gauge,

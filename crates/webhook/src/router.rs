@@ -1,7 +1,6 @@
 //! The HTTP routes: `/mutate`, `/validate`, `/healthz`, `/readyz`, `/metrics`.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use axum::Router;
@@ -9,33 +8,59 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::post;
 use certgate_admission::review::{Endpoint, Handled, MAX_BODY_BYTES, Rejection};
+use certgate_serving::{MetricsText, health_routes};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use tracing::Instrument;
 
 use crate::handler::AdmissionHandler;
-use crate::metrics::{self, Metrics, Outcome};
+use crate::metrics::{Metrics, Outcome};
+
+/// `/readyz`'s answer until the server listens with a loaded certificate.
+const NOT_READY: &str = "not ready: not serving with a loaded certificate";
 
 /// Whether `/readyz` reports ready: set once the server listens with a loaded certificate,
-/// cleared when shutdown begins so load balancers stop sending new requests.
-#[derive(Clone, Debug, Default)]
-pub struct Readiness(Arc<AtomicBool>);
+/// cleared when shutdown begins so load balancers stop sending new requests. The endpoint
+/// itself is the one every certgate server shares ([`certgate_serving::health`]).
+#[derive(Clone, Debug)]
+pub struct Readiness(certgate_serving::Readiness);
+
+impl Default for Readiness {
+    fn default() -> Self {
+        Readiness(certgate_serving::Readiness::new(NOT_READY))
+    }
+}
 
 impl Readiness {
     pub fn set(&self, ready: bool) {
-        self.0.store(ready, Ordering::Release);
+        self.0.set(ready);
     }
 
     pub fn is_ready(&self) -> bool {
-        self.0.load(Ordering::Acquire)
+        self.0.is_ready()
+    }
+}
+
+/// What `/metrics` serves: the webhook's registry, with the policy-review pool's gauges
+/// read at each scrape.
+struct ScrapedMetrics<H> {
+    handler: Arc<H>,
+    metrics: Arc<Metrics>,
+}
+
+impl<H: AdmissionHandler> MetricsText for ScrapedMetrics<H> {
+    fn encode(&self) -> Result<String, std::fmt::Error> {
+        if let Some(stats) = self.handler.policy_review_stats() {
+            self.metrics.observe_policy_reviews(&stats);
+        }
+        self.metrics.encode()
     }
 }
 
 struct Shared<H> {
     handler: Arc<H>,
     metrics: Arc<Metrics>,
-    readiness: Readiness,
 }
 
 /// The webhook's routes over `handler`. Requests to other paths get 404, other methods 405.
@@ -44,14 +69,13 @@ pub fn router<H: AdmissionHandler>(
     metrics: Arc<Metrics>,
     readiness: Readiness,
 ) -> Router {
-    let shared = Arc::new(Shared { handler, metrics, readiness });
+    let scraped = ScrapedMetrics { handler: Arc::clone(&handler), metrics: Arc::clone(&metrics) };
+    let shared = Arc::new(Shared { handler, metrics });
     Router::new()
         .route("/mutate", post(mutate::<H>))
         .route("/validate", post(validate::<H>))
-        .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz::<H>))
-        .route("/metrics", get(metrics_text::<H>))
         .with_state(shared)
+        .merge(health_routes(readiness.0, Arc::new(scraped)))
 }
 
 async fn mutate<H: AdmissionHandler>(
@@ -171,33 +195,4 @@ fn review_response(handled: Handled) -> Response {
 
 fn plain(status: StatusCode, message: String) -> Response {
     (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], message).into_response()
-}
-
-async fn healthz() -> Response {
-    plain(StatusCode::OK, "ok".to_owned())
-}
-
-async fn readyz<H: AdmissionHandler>(State(shared): State<Arc<Shared<H>>>) -> Response {
-    if shared.readiness.is_ready() {
-        plain(StatusCode::OK, "ok".to_owned())
-    } else {
-        plain(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "not ready: not serving with a loaded certificate".to_owned(),
-        )
-    }
-}
-
-async fn metrics_text<H: AdmissionHandler>(State(shared): State<Arc<Shared<H>>>) -> Response {
-    if let Some(stats) = shared.handler.policy_review_stats() {
-        shared.metrics.observe_policy_reviews(&stats);
-    }
-    match shared.metrics.encode() {
-        Ok(text) => {
-            (StatusCode::OK, [(header::CONTENT_TYPE, metrics::CONTENT_TYPE)], text).into_response()
-        }
-        Err(err) => {
-            plain(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot encode metrics: {err}"))
-        }
-    }
 }

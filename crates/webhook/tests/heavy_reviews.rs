@@ -14,7 +14,7 @@ use axum::Router;
 use axum::body::Body;
 use certgate_admission::review::{Admission, HeavyReviewOptions, HeavyReviewStats, NoCluster};
 use certgate_cel::{MAX_RULE_BYTES, PolicyCel};
-use certgate_webhook::{Metrics, Readiness, router};
+use certgate_webhook::{BoundedReviewPool, Metrics, Readiness, router};
 use http::{Method, Request, StatusCode, header};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
@@ -27,7 +27,8 @@ const PATIENCE: Duration = Duration::from_secs(120);
 
 fn admission(options: HeavyReviewOptions) -> Arc<Production> {
     let cel = Arc::new(PolicyCel::default());
-    Arc::new(Admission::new(cel, NoCluster, NoCluster).with_heavy_reviews(options))
+    let pool = Arc::new(BoundedReviewPool::new(options));
+    Arc::new(Admission::new(cel, NoCluster, NoCluster).with_review_pool(pool))
 }
 
 fn app(admission: &Arc<Production>) -> Router {

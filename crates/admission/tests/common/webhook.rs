@@ -9,8 +9,8 @@ use std::thread::{self, Thread};
 
 use base64::Engine as _;
 use certgate_admission::review::{
-    AccessChecker, Admission, DiscoveryError, Endpoint, Handled, KindResolver, Rejection,
-    ResolvedKind,
+    AccessChecker, Admission, CheckFuture, DiscoveryError, Endpoint, Handled, KindResolver,
+    Rejection, ResolveFuture, ResolvedKind,
 };
 use certgate_api::CertificateRequest;
 use certgate_cel::PolicyCel;
@@ -66,10 +66,7 @@ impl FakeAccess {
 }
 
 impl AccessChecker for FakeAccess {
-    fn check(
-        &self,
-        review: &AccessReview,
-    ) -> impl Future<Output = Result<AccessDecision, AuthorizerError>> + Send {
+    fn check<'a>(&'a self, review: &'a AccessReview) -> CheckFuture<'a> {
         self.asked.lock().unwrap_or_else(PoisonError::into_inner).push(review.clone());
         let name = &review.resource.name;
         let answer = if self.failing.as_ref() == Some(name) {
@@ -78,7 +75,7 @@ impl AccessChecker for FakeAccess {
             let allowed = self.allowed.contains(name);
             Ok(AccessDecision { allowed, reason: String::new() })
         };
-        ready(answer)
+        Box::pin(ready(answer))
     }
 }
 
@@ -111,17 +108,13 @@ impl FakeKinds {
 }
 
 impl KindResolver for FakeKinds {
-    fn resolve(
-        &self,
-        group: &str,
-        kind: &str,
-    ) -> impl Future<Output = Result<Option<ResolvedKind>, DiscoveryError>> + Send {
+    fn resolve<'a>(&'a self, group: &'a str, kind: &'a str) -> ResolveFuture<'a> {
         let key = (group.to_owned(), kind.to_owned());
         self.asked.lock().unwrap_or_else(PoisonError::into_inner).push(key.clone());
-        ready(match &self.failing {
+        Box::pin(ready(match &self.failing {
             Some(message) => Err(DiscoveryError { message: message.clone() }),
             None => Ok(self.kinds.get(&key).cloned()),
-        })
+        }))
     }
 }
 

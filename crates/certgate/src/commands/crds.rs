@@ -1,10 +1,38 @@
 //! `certgate crds`: the CustomResourceDefinitions certgate serves, as YAML or a JSON List.
 
 use certgate_api::crd;
+use clap::{Args, ValueEnum};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use serde::Serialize;
 
-use crate::cli::CrdsFormat;
+/// The long help of `certgate crds` (`--help`).
+pub const CRDS_LONG_ABOUT: &str = "\
+Print the CustomResourceDefinitions certgate serves.
+
+The manifests are generated from certgate's own types, so they always match what the webhook and
+controllers accept. The default output is a multi-document YAML stream; `-o json` prints a v1
+List.
+
+Examples:
+  certgate crds | kubectl apply --server-side -f -
+  certgate crds -o json > crds.json";
+
+/// Arguments of `certgate crds`.
+#[derive(Debug, Args)]
+pub struct CrdsArgs {
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = CrdsFormat::Yaml)]
+    pub output: CrdsFormat,
+}
+
+/// Output formats of `certgate crds`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CrdsFormat {
+    /// A multi-document YAML stream, one CRD per document.
+    Yaml,
+    /// A v1 `List` holding the CRDs.
+    Json,
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum CrdsError {

@@ -4,16 +4,46 @@
 //! subresource as the user running the command, so the signer permission check (`approve`
 //! on `signers`) applies to that user.
 
-use std::path::PathBuf;
-
 use certgate_api::CertificateRequest;
 use certgate_api::certificate_request::manual::{ManualDecision, decide};
 use clap::Args;
 use kube::api::{Api, PostParams};
-use kube::config::{KubeConfigOptions, Kubeconfig};
+
+use crate::shared::kubeconfig::KubeconfigArgs;
+use certgate_runtime::now_rfc3339;
 
 /// cmctl's default reason, kept so scripts and dashboards that match it keep working.
 pub const DEFAULT_REASON: &str = "KubectlCertManager";
+
+/// The long help of `certgate approve` (`--help`).
+pub const APPROVE_LONG_ABOUT: &str = "\
+Approve a CertificateRequest by hand, as `cmctl approve` does: same flags, defaults, checks,
+messages and output, so scripts written for cmctl work unchanged.
+
+Sets the Approved condition (reason KubectlCertManager unless --reason) with a full update of
+the status subresource, as you: the cluster's webhook then checks that you may `approve` on
+`signers` for the request's issuer. A request that is already Approved or Denied is refused.
+
+  certgate approve my-request -n team-a
+  certgate approve my-request -n team-a --reason ManualReview --message 'checked by security'
+
+Prints `Approved CertificateRequest '<namespace>/<name>'`; errors are printed as kubectl prints
+them and exit with status 1.";
+
+/// The long help of `certgate deny` (`--help`).
+pub const DENY_LONG_ABOUT: &str = "\
+Deny a CertificateRequest by hand, as `cmctl deny` does: same flags, defaults, checks, messages
+and output, so scripts written for cmctl work unchanged.
+
+Sets the Denied condition (reason KubectlCertManager unless --reason) with a full update of the
+status subresource, as you: the cluster's webhook then checks that you may `approve` on `signers`
+for the request's issuer (one verb covers both). A request that is already Approved or Denied is
+refused.
+
+  certgate deny my-request -n team-a --message 'not for production names'
+
+Prints `Denied CertificateRequest '<namespace>/<name>'`; errors are printed as kubectl prints
+them and exit with status 1.";
 
 #[derive(Debug, Args)]
 pub struct DecideArgs {
@@ -34,13 +64,8 @@ pub struct DecideArgs {
     #[arg(long)]
     pub message: Option<String>,
 
-    /// Path to the kubeconfig file [default: $KUBECONFIG, else ~/.kube/config]
-    #[arg(long, value_name = "FILE")]
-    pub kubeconfig: Option<PathBuf>,
-
-    /// The kubeconfig context to use [default: its current context]
-    #[arg(long, value_name = "NAME")]
-    pub context: Option<String>,
+    #[command(flatten)]
+    pub cluster: KubeconfigArgs,
 }
 
 /// What went wrong, worded as cmctl (through kubectl's error handler) words it.
@@ -120,7 +145,7 @@ pub fn run(
         let namespace = args.namespace.clone().unwrap_or(default_namespace);
         let api: Api<CertificateRequest> = Api::namespaced(client, &namespace);
         let mut request = api.get(&name).await.map_err(server_error)?;
-        let now = crate::commands::now_rfc3339();
+        let now = now_rfc3339();
         decide(&mut request.status, decision, &args.reason, &message, &now)
             .map_err(|err| DecideError::Usage(err.to_string()))?;
         let updated = api
@@ -154,15 +179,7 @@ fn server_error(err: kube::Error) -> DecideError {
 /// A client from `--kubeconfig` (or `$KUBECONFIG`, `~/.kube/config`) and `--context`, and the
 /// context's namespace.
 async fn client(args: &DecideArgs) -> Result<(kube::Client, String), DecideError> {
-    let kubeconfig = match &args.kubeconfig {
-        Some(path) => Kubeconfig::read_from(path),
-        None => Kubeconfig::read(),
-    }
-    .map_err(|e| DecideError::Usage(format!("cannot read the kubeconfig: {e}")))?;
-    let options = KubeConfigOptions { context: args.context.clone(), ..Default::default() };
-    let config = kube::Config::from_custom_kubeconfig(kubeconfig, &options)
-        .await
-        .map_err(|e| DecideError::Usage(format!("cannot use the kubeconfig: {e}")))?;
+    let config = args.cluster.config().await.map_err(|e| DecideError::Usage(e.to_string()))?;
     let namespace = config.default_namespace.clone();
     let client = kube::Client::try_from(config)
         .map_err(|e| DecideError::Usage(format!("cannot create a client: {e}")))?;
@@ -179,8 +196,7 @@ mod tests {
             namespace: None,
             reason: reason.to_owned(),
             message: message.map(str::to_owned),
-            kubeconfig: None,
-            context: None,
+            cluster: KubeconfigArgs::default(),
         }
     }
 

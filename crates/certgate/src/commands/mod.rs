@@ -1,19 +1,14 @@
-//! One module per subcommand.
+//! One module per subcommand: its arguments (clap types and long help) and its wiring. A
+//! command module never imports another one nor `crate::cli`; what two commands share lives in
+//! [`crate::shared`] (`tests/module_layering.rs` checks it, with the few exceptions listed
+//! there until the controllers move to runtime crates).
 
 pub mod check;
-pub mod connections;
 pub mod controller;
 pub mod crds;
 pub mod crl;
 pub mod decide;
 pub mod dev;
 pub mod explain;
-pub mod live_review;
 pub mod template;
 pub mod webhook;
-pub mod webhook_serving;
-
-/// The current time as Kubernetes writes condition times (RFC 3339, UTC, whole seconds).
-pub fn now_rfc3339() -> String {
-    chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string()
-}

@@ -7,19 +7,60 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use certgate_admission::review::{
-    AccessChecker, Admission, DiscoveryError, KindResolver, NO_CLUSTER, NoCluster, ResolvedKind,
-};
-use certgate_cel::PolicyCel;
-use certgate_cluster::{DiscoveryKindResolver, SarAccessChecker};
-use certgate_rbac::{AccessDecision, AccessReview, AuthorizerError};
+use certgate_rbac::NO_CLUSTER;
 use certgate_webhook::dynamic_serving::{ServingNames, SystemClock, certificate_feed};
-use certgate_webhook::logging::{self, LogFormat};
+use certgate_webhook::logging;
 use certgate_webhook::{DevCertificates, Metrics, ServerOptions, TlsSource};
-use clap::{Args, ValueEnum};
+use clap::Args;
 
-use super::connections::ConnectionArgs;
-use super::webhook_serving::{self, DynamicServing};
+use crate::shared::connections::ConnectionArgs;
+use crate::shared::duration::parse_duration;
+use crate::shared::logging::LogFormatArg;
+use certgate_webhook::cluster_serving::{self as webhook_serving, DynamicServing};
+
+/// The long help of `certgate webhook` (`--help`).
+pub const WEBHOOK_LONG_ABOUT: &str = "\
+Serve the admission webhook for CertificateRequests and CertificateRequestPolicies.
+
+Answers admission.k8s.io/v1 AdmissionReviews over HTTPS (TLS 1.2 and 1.3):
+  POST /mutate    stamps the requester's identity on new CertificateRequests
+  POST /validate  checks CertificateRequests (identity, spec, immutability, Approved and
+                  Denied conditions, the signer permission check on status updates) and
+                  CertificateRequestPolicies, with cert-manager's and approver-policy's messages
+  GET /healthz    200 while the process runs
+  GET /readyz     200 once serving with a loaded certificate, 503 while shutting down
+  GET /metrics    OpenMetrics text: certgate_webhook_requests_total{path,resource,operation,
+                  result} and certgate_webhook_request_duration_seconds{path}
+
+Serving certificate, one of three sources:
+  --tls-cert-file/--tls-private-key-file  files (e.g. a mounted Secret), re-read every
+                  --tls-reload-interval; a changed valid pair is served without restart
+  --dynamic-serving-ca-secret-name        as cert-manager's webhook: a CA kept in that Secret
+                  (created if missing, renewed after 2/3 of --dynamic-serving-ca-duration, ca.crt
+                  holding the new and previous CA until the previous expires); each replica signs
+                  its own --dynamic-serving-leaf-duration certificate for
+                  --dynamic-serving-dns-names in memory and renews it after 2/3 of its lifetime or
+                  when the CA changes. --inject-ca-bundle NAME keeps the caBundle of that
+                  Mutating/ValidatingWebhookConfiguration current (no cainjector needed). Needs
+                  get/create/update on the Secret and get/update on the named configurations.
+  --dev-self-signed                       a throw-away CA, for local use only
+/readyz answers 200 only once a certificate is served.
+
+Bodies over 3 MiB are refused with 413. SIGTERM or SIGINT stop accepting connections and let
+in-flight requests finish within --shutdown-grace-period. Logs go to standard error and never
+contain request objects, users' tokens or keys.
+
+In a cluster (in-cluster config or KUBECONFIG), the signer permission check asks the API server
+with SubjectAccessReviews (answers cached for --sar-cache-ttl; a transient failure such as HTTP
+429, 500 or 504 is retried once after about a second) and resolves issuer kinds through API
+discovery. Without a cluster, every request needing that check is denied.
+
+Examples:
+  certgate webhook --tls-cert-file /tls/tls.crt --tls-private-key-file /tls/tls.key \\
+    --log-format json
+  certgate webhook --dynamic-serving-ca-secret-name certgate-webhook-ca \\
+    --dynamic-serving-dns-names certgate-webhook.certgate.svc --inject-ca-bundle certgate
+  certgate webhook --dev-self-signed --listen 127.0.0.1:9443 --ca-bundle-out ca.crt";
 
 /// Arguments of `certgate webhook`.
 #[derive(Debug, Args)]
@@ -132,15 +173,6 @@ pub struct WebhookArgs {
     pub connections: ConnectionArgs,
 }
 
-/// `--log-format` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LogFormatArg {
-    /// One JSON object per line.
-    Json,
-    /// Human-readable lines.
-    Text,
-}
-
 #[derive(Debug, thiserror::Error)]
 pub enum WebhookError {
     #[error(transparent)]
@@ -183,40 +215,13 @@ pub enum WebhookError {
     Serve(#[from] certgate_webhook::ServeError),
 }
 
-/// Parses a duration such as `500ms`, `2s`, `5m` or `1h` (a whole number and one unit).
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .ok_or_else(|| format!("{text:?} has no unit; write e.g. 2s, 500ms, 5m or 1h"))?;
-    let (number, unit) = text.split_at(split);
-    let number: u64 = number
-        .parse()
-        .map_err(|_| format!("{text:?} does not start with a whole number; write e.g. 2s"))?;
-    let seconds = |factor: u64| {
-        number
-            .checked_mul(factor)
-            .map(Duration::from_secs)
-            .ok_or_else(|| format!("{text:?} is too long"))
-    };
-    match unit {
-        "ms" => Ok(Duration::from_millis(number)),
-        "s" => seconds(1),
-        "m" => seconds(60),
-        "h" => seconds(3600),
-        _ => Err(format!("{text:?} has unknown unit {unit:?}; use ms, s, m or h")),
-    }
-}
-
 /// Runs the server until SIGTERM or SIGINT. `stdout` receives the CA bundle in
 /// `--dev-self-signed` mode (when not written to a file).
 pub fn run(args: &WebhookArgs, stdout: &mut impl Write) -> Result<(), WebhookError> {
     // ring is the process's only rustls provider (kube's client uses it as well); a
     // provider already installed is that same one, so the error is irrelevant.
     let _ = rustls::crypto::ring::default_provider().install_default();
-    logging::init(match args.log_format {
-        LogFormatArg::Json => LogFormat::Json,
-        LogFormatArg::Text => LogFormat::Text,
-    })?;
+    crate::shared::logging::init(args.log_format)?;
     let dynamic = dynamic_serving(args)?;
     let tls = match dynamic {
         Some(_) => None,
@@ -368,83 +373,16 @@ pub fn write_ca_bundle(
     }
 }
 
-/// The admission decisions with their cluster I/O.
-///
-/// The admission core wired to an API server (the cluster the process runs in, through its
-/// service account or `KUBECONFIG`, or the sandbox of `certgate dev`): SubjectAccessReviews
-/// with a short cache, and API discovery. Without a client the server still starts, and
-/// every check that needs the API server (the signer permission check on Approved/Denied
-/// status updates) fails closed.
-pub fn admission(
-    client: Option<kube::Client>,
-    sar_cache_ttl: Duration,
-) -> Admission<ClusterAccess, ClusterKinds> {
-    let cel = Arc::new(PolicyCel::default());
-    match client {
-        Some(client) => {
-            tracing::info!(
-                sar_cache_ttl_seconds = sar_cache_ttl.as_secs_f64(),
-                "connected to the API server"
-            );
-            let access = ClusterAccess::Sar(SarAccessChecker::new(client.clone(), sar_cache_ttl));
-            let kinds = ClusterKinds::Discovery(DiscoveryKindResolver::new(client));
-            Admission::new(cel, access, kinds)
-        }
-        None => Admission::new(cel, ClusterAccess::None(NoCluster), ClusterKinds::None(NoCluster)),
-    }
-}
-
-/// Access checks through the API server, or none.
-// One value per process, so the size difference between variants does not matter.
-#[allow(clippy::large_enum_variant)]
-pub enum ClusterAccess {
-    Sar(SarAccessChecker),
-    None(NoCluster),
-}
-
-impl AccessChecker for ClusterAccess {
-    async fn check(&self, review: &AccessReview) -> Result<AccessDecision, AuthorizerError> {
-        match self {
-            ClusterAccess::Sar(sar) => sar.check(review).await,
-            ClusterAccess::None(none) => none.check(review).await,
-        }
-    }
-}
-
-/// Issuer kinds through API discovery, or none.
-#[allow(clippy::large_enum_variant)]
-pub enum ClusterKinds {
-    Discovery(DiscoveryKindResolver),
-    None(NoCluster),
-}
-
-impl KindResolver for ClusterKinds {
-    async fn resolve(
-        &self,
-        group: &str,
-        kind: &str,
-    ) -> Result<Option<ResolvedKind>, DiscoveryError> {
-        match self {
-            ClusterKinds::Discovery(discovery) => discovery.resolve(group, kind).await,
-            ClusterKinds::None(none) => none.resolve(group, kind).await,
-        }
-    }
-}
+pub use certgate_webhook::cluster_admission::admission;
 
 #[cfg(test)]
 mod tests {
-    use clap::Parser;
     use clap::error::ErrorKind;
 
     use super::*;
-    use crate::cli::{Cli, Command};
 
     fn parse(args: &[&str]) -> Result<WebhookArgs, clap::Error> {
-        let cli = Cli::try_parse_from(["certgate", "webhook"].iter().chain(args))?;
-        match cli.command {
-            Command::Webhook(args) => Ok(args),
-            other => panic!("parsed as {other:?}"),
-        }
+        crate::shared::testing::parse_args("webhook", args)
     }
 
     #[test]
@@ -628,33 +566,6 @@ mod tests {
         assert_eq!(args.log_format, LogFormatArg::Json);
         let err = parse(&["--dev-self-signed", "--sar-cache-ttl", "1"]).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::ValueValidation);
-    }
-
-    #[test]
-    fn durations_take_one_unit() {
-        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
-        assert_eq!(parse_duration("0s"), Ok(Duration::ZERO));
-        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
-        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
-        assert_eq!(parse_duration("8760h"), Ok(Duration::from_secs(8760 * 3600)));
-        assert_eq!(
-            parse_duration("2"),
-            Err("\"2\" has no unit; write e.g. 2s, 500ms, 5m or 1h".to_owned())
-        );
-        assert_eq!(
-            parse_duration("2d"),
-            Err("\"2d\" has unknown unit \"d\"; use ms, s, m or h".to_owned())
-        );
-        assert_eq!(
-            parse_duration("s"),
-            Err("\"s\" does not start with a whole number; write e.g. 2s".to_owned())
-        );
-        assert_eq!(
-            parse_duration("99999999999999999999h"),
-            Err("\"99999999999999999999h\" does not start with a whole number; write e.g. 2s"
-                .to_owned())
-        );
     }
 
     #[test]

@@ -1,31 +1,13 @@
 //! What a request asks for, as kube-apiserver's `RequestInfoFactory` reads it from the method,
-//! path and query: the attributes every authorization decision is made on.
-
-use std::fmt;
+//! path and query: the attributes every authorization decision is made on ([`RequestAttributes`],
+//! defined in `certgate-rbac`).
 
 use certgate_gofmt::url::{Mode, unescape};
+/// What a request asks to do; defined in `certgate-rbac`, beside the RBAC that answers it.
+pub use certgate_rbac::RequestAttributes;
 use certgate_rbac::{NonResourceAttributes, ResourceAttributes};
 
 use crate::{field_selector, query};
-
-/// A resource request (`/api/...`, `/apis/...` with at least a version and a resource) or a
-/// request for any other path.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum RequestAttributes {
-    Resource(ResourceAttributes),
-    NonResource(NonResourceAttributes),
-}
-
-impl RequestAttributes {
-    /// The Kubernetes verb (`list`, `create`, ...) or, for non-resource requests, the
-    /// lower-cased HTTP method.
-    pub fn verb(&self) -> &str {
-        match self {
-            RequestAttributes::Resource(attributes) => &attributes.verb,
-            RequestAttributes::NonResource(attributes) => &attributes.verb,
-        }
-    }
-}
 
 /// kube-apiserver could not make sense of the URL (`/api/v1/watch` with nothing after it);
 /// its filter answers 500 with the plain-text body of
@@ -161,31 +143,6 @@ fn decoded_path(raw: &str) -> String {
 /// Whether the request only reads (`get`, `list`, `watch`), as `Attributes.IsReadOnly`.
 pub fn is_read_only(attributes: &RequestAttributes) -> bool {
     matches!(attributes.verb(), "get" | "list" | "watch")
-}
-
-impl fmt::Display for RequestAttributes {
-    /// A short description for logs: `list configmaps in "default"`, `get /version`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RequestAttributes::NonResource(a) => write!(f, "{} {}", a.verb, a.path),
-            RequestAttributes::Resource(a) => {
-                write!(f, "{} {}", a.verb, a.resource)?;
-                if !a.subresource.is_empty() {
-                    write!(f, "/{}", a.subresource)?;
-                }
-                if !a.group.is_empty() {
-                    write!(f, ".{}", a.group)?;
-                }
-                if !a.name.is_empty() {
-                    write!(f, " {:?}", a.name)?;
-                }
-                if !a.namespace.is_empty() {
-                    write!(f, " in {:?}", a.namespace)?;
-                }
-                Ok(())
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,9 @@
 //! - [`Impersonation`] reads the `Impersonate-*` headers, lists the `impersonate` checks to
 //!   make and builds the impersonated user.
 //! - [`RequestAuthorizer`] is the one authorization question; RBAC answers it.
-//! - [`forbidden_status`] and friends word the 403, [`StatusError`] every other API error.
+//! - [`forbidden_status`] and friends word the 403 (the texts are `certgate-rbac`'s, re-exported
+//!   with [`RequestAttributes`] so sandbox code keeps its paths), [`StatusError`] every other
+//!   API error.
 //! - [`reviews`] answers SubjectAccessReview, LocalSubjectAccessReview,
 //!   SelfSubjectAccessReview, SelfSubjectRulesReview, SelfSubjectReview and TokenReview.
 //! - [`bootstrap_policy`] is the RBAC kube-apiserver creates at start.

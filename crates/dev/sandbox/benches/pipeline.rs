@@ -19,7 +19,7 @@ use axum::routing::post;
 use base64::Engine as _;
 use certgate_access::StaticUsers;
 use certgate_sandbox::{SandboxOptions, kubeconfig, start};
-use certgate_webhook::{DevCertificates, server_config};
+use certgate_serving::{DevCertificates, server_config};
 use criterion::{Criterion, criterion_group, criterion_main};
 use k8s_openapi::api::core::v1::ConfigMap;
 use kube::api::{Api, DynamicObject, Patch, PatchParams, PostParams};

@@ -9,9 +9,8 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use certgate_serving::ConnectionPolicy;
+use certgate_serving::{ConnectionPolicy, DevCertificates, server_config};
 use certgate_store::{Store, StoreOptions};
-use certgate_webhook::{DevCertificates, server_config};
 use serde_json::Value;
 
 use certgate_access::{Authenticator, StaticUsers, TokenSigner};

@@ -10,7 +10,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::routing::post;
 use base64::Engine as _;
-use certgate_webhook::{DevCertificates, server_config};
+use certgate_serving::{DevCertificates, server_config};
 use serde_json::{Value, json};
 use support::Harness;
 

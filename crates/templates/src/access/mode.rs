@@ -3,8 +3,10 @@
 use std::fmt;
 use std::sync::Arc;
 
-use certgate_access::{RequestAttributes, ResourceAttributes, forbidden_status_message};
-use certgate_rbac::{AccessReview, Authorizer, UserInfo};
+use certgate_rbac::{
+    AccessReview, Authorizer, RequestAttributes, ResourceAttributes, UserInfo,
+    forbidden_status_message,
+};
 
 use super::reader::{ReadError, ResourceInfo, RetryReason};
 

@@ -1,11 +1,11 @@
 //! Defensive PEM and X.509 parsing of what a CA Secret holds: bounded sizes and counts, no
-//! panics on any input, every problem named by the Secret key it was found in.
+//! panics on any input, every problem named by the Secret key it was found in. PEM and the
+//! self-signature are `certgate-pki`'s, the workspace's one implementation of each.
 
 use std::time::SystemTime;
 
-use base64::Engine;
-use rustls::pki_types::CertificateDer;
-use rustls::pki_types::pem::PemObject;
+use certgate_pki::pem::{self, Body};
+use certgate_pki::signature::{Policy, verify_certificate};
 use x509_parser::prelude::{FromDer, X509Certificate};
 
 use super::error::InvalidCa;
@@ -58,9 +58,9 @@ fn check_size(key: &'static str, bytes: &[u8]) -> Result<(), InvalidCa> {
 /// CA certificate.
 pub fn first_ca(key: &'static str, bytes: &[u8]) -> Result<CaCertificate, InvalidCa> {
     check_size(key, bytes)?;
-    let der = match CertificateDer::pem_slice_iter(bytes).next() {
+    let der = match certificate_blocks(bytes).next() {
         None => return Err(InvalidCa::NoCertificate { key }),
-        Some(Err(err)) => return Err(InvalidCa::Certificate { key, reason: err.to_string() }),
+        Some(Err(reason)) => return Err(InvalidCa::Certificate { key, reason }),
         Some(Ok(der)) => der,
     };
     let ca = parse_ca(key, &der)?;
@@ -76,11 +76,42 @@ pub fn lenient_cas(key: &'static str, bytes: &[u8]) -> Vec<CaCertificate> {
     if check_size(key, bytes).is_err() {
         return Vec::new();
     }
-    CertificateDer::pem_slice_iter(bytes)
+    certificate_blocks(bytes)
         .take(MAX_CERTIFICATES)
         .map_while(Result::ok)
         .filter_map(|der| parse_ca(key, &der).ok())
         .collect()
+}
+
+/// The DER of each `CERTIFICATE` block of `bytes` in order (other block types are passed
+/// over), ending with an `Err` naming the first malformed PEM block, if any: what follows a
+/// broken block is not trusted.
+fn certificate_blocks(bytes: &[u8]) -> impl Iterator<Item = Result<Vec<u8>, String>> + '_ {
+    let mut rest = bytes;
+    let mut offset = 0usize;
+    let mut done = false;
+    std::iter::from_fn(move || {
+        while !done {
+            let mut malformed = None;
+            let block = pem::next_block(rest, Body::Decode, &mut |mut skipped| {
+                if malformed.is_none() {
+                    skipped.begin += offset;
+                    malformed = Some(skipped.to_string());
+                }
+            });
+            if let Some(reason) = malformed {
+                done = true;
+                return Some(Err(reason));
+            }
+            let block = block?;
+            rest = rest.get(block.end..).unwrap_or_default();
+            offset += block.end;
+            if block.label == b"CERTIFICATE" {
+                return Some(Ok(block.der));
+            }
+        }
+        None
+    })
 }
 
 /// Parses one DER certificate and checks it is a CA that may sign certificates.
@@ -128,22 +159,14 @@ fn check_self_signed(key: &'static str, der: &[u8]) -> Result<(), InvalidCa> {
             reason: "its issuer is not its subject".to_owned(),
         });
     }
-    cert.verify_signature(None)
+    // ring's standard verifiers, as the rustls side of certgate verifies.
+    verify_certificate(der, None, Policy::Ring)
         .map_err(|err| InvalidCa::NotSelfSigned { key, reason: err.to_string() })
 }
 
 /// One PEM CERTIFICATE block (64-character lines, trailing newline).
 pub fn to_pem(der: &[u8]) -> String {
-    let text = base64::engine::general_purpose::STANDARD.encode(der);
-    let mut pem = String::with_capacity(text.len() + text.len() / 64 + 60);
-    pem.push_str("-----BEGIN CERTIFICATE-----\n");
-    for line in text.as_bytes().chunks(64) {
-        // base64 output is ASCII.
-        pem.push_str(std::str::from_utf8(line).unwrap_or_default());
-        pem.push('\n');
-    }
-    pem.push_str("-----END CERTIFICATE-----\n");
-    pem
+    pem::encode("CERTIFICATE", der)
 }
 
 #[cfg(test)]

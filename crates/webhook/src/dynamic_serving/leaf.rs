@@ -117,6 +117,8 @@ pub fn sign_leaf(
 mod tests {
     use std::time::UNIX_EPOCH;
 
+    use certgate_pki::signature::Policy;
+
     use super::*;
     use crate::dynamic_serving::plan::{CaPlan, plan_ca};
 
@@ -146,7 +148,8 @@ mod tests {
         let der = der_of(&leaf.pair.cert);
         let (_, cert) = X509Certificate::from_der(&der).unwrap();
         let (_, ca_cert) = X509Certificate::from_der(&ca.certificate().der).unwrap();
-        cert.verify_signature(Some(ca_cert.public_key())).unwrap();
+        let ca_key = Some(ca_cert.public_key().raw);
+        certgate_pki::signature::verify_certificate(&der, ca_key, Policy::Ring).unwrap();
         assert_eq!(cert.issuer(), ca_cert.subject());
         let sans = cert.subject_alternative_name().unwrap().unwrap();
         assert_eq!(sans.value.general_names.len(), 2);
@@ -187,7 +190,6 @@ mod tests {
 
     /// The first certificate of a PEM text, as DER.
     fn der_of(pem: &[u8]) -> Vec<u8> {
-        use rustls::pki_types::pem::PemObject;
-        CertificateDer::from_pem_slice(pem).unwrap().to_vec()
+        certgate_pki::pem::decode(pem).unwrap().0.der
     }
 }

@@ -1,31 +1,62 @@
 //! `certgate check`: decide CertificateRequests offline from manifest files.
 //!
-//! Pipeline: [`load`] (files → typed objects, input errors), [`evaluate`] (admission, policy
-//! readiness, review), [`output`] (text / JSON / YAML). Diagnostics go to stderr, the report
-//! to stdout.
-
-pub mod classify;
-pub mod discover;
-pub mod documents;
-pub mod error;
-pub mod evaluate;
-pub mod inputs;
-pub mod load;
-pub mod namespaces;
-pub mod output;
-pub mod read;
-pub mod readiness;
-pub mod report;
-pub mod source;
+//! The arguments and the wiring only: the pipeline is the shared offline review
+//! ([`crate::shared::offline`]: files → typed objects with input errors, then admission,
+//! policy readiness and review) and its report ([`crate::shared::report`]: text / JSON /
+//! YAML). Diagnostics go to stderr, the report to stdout.
 
 use std::io::{Read, Write};
+use std::path::PathBuf;
 
-use crate::cli::CheckArgs;
-pub use error::{LoadError, LoadErrors};
-pub use evaluate::{EvaluateOptions, evaluate};
-pub use load::{Loaded, load, load_text};
-pub use output::{OutputError, OutputOptions};
-pub use report::{CheckStatus, Report, Verdict};
+use clap::Args;
+
+use crate::shared::manifests::LoadErrors;
+use crate::shared::offline::{EvaluateOptions, evaluate, load};
+use crate::shared::report::{
+    CheckStatus, OutputError, OutputOptions, Report, ReportFormat, Verdict, output,
+};
+
+pub const CHECK_LONG_ABOUT: &str = "\
+Decide CertificateRequests against CertificateRequestPolicies offline, from manifest files.
+
+Reads CertificateRequests (cert-manager.io/v1), CertificateRequestPolicies
+(policy.cert-manager.io/v1alpha1), Namespaces (v1) and Role, ClusterRole, RoleBinding and
+ClusterRoleBinding (rbac.authorization.k8s.io/v1) objects, and prints the decision approver-policy
+would reach for each request: Approved, Denied or Unprocessed, with upstream's message. Other kinds
+are ignored with a notice on stderr.
+
+Policies are checked with the policy admission rules first; a policy the webhook would reject is
+reported as not ready and takes no part in the review. Without any RBAC object every policy
+counts as bound to every requester, and the output says RBAC was not evaluated.
+
+Exit status: 0 when every request is Approved, 1 when any is Denied or Unprocessed, 2 on usage or
+input errors, on a policy or request the webhook would reject (a not-ready policy, an Invalid
+request) and on a review that fails (Error).
+
+Examples:
+  certgate check -f examples/
+  certgate check -f policy.yaml -f requests/ -o json
+  certgate check -f cluster-dump.yaml --explain
+  kubectl get crp,cr,ns,roles,rolebindings,clusterroles,clusterrolebindings -A -o yaml \\
+    | certgate check -f -";
+
+/// Arguments of `certgate check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// A manifest file, or a directory searched recursively for *.yaml, *.yml and *.json files
+    /// (in name order). `-` reads standard input. Repeat to give several.
+    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
+    pub output: ReportFormat,
+
+    /// For each request, show why each policy was or was not selected, whether it is bound
+    /// and ready, and every evaluator finding per attribute.
+    #[arg(long)]
+    pub explain: bool,
+}
 
 /// Runs `check`: writes the report to `stdout` and diagnostics to `stderr`, and returns the
 /// exit status. Only a failure to write the output is an `Err`; input errors are reported on

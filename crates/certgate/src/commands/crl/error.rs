@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::commands::check::LoadErrors;
+use crate::shared::manifests::LoadErrors;
 
 /// One input that could not be used. Each message says what was wrong, where, and what to do.
 #[derive(Debug, thiserror::Error)]

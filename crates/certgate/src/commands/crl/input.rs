@@ -1,16 +1,14 @@
 //! Reading inputs: PEM files (bounded, as bytes: PEM is ASCII but a wrong file should fail on
-//! size, not on encoding), manifest files through `certgate check`'s loader, and `--at`.
+//! size, not on encoding), manifest files through the shared manifest loader, and `--at`.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use certgate_crl::{Limits, Timestamp};
 use serde_json::Value;
 
 use super::error::InputError;
-use crate::commands::check::documents::{Syntax, parse};
-use crate::commands::check::load::for_each_input;
+use crate::shared::manifests::load_values;
 
 /// Reads a PEM file, refusing anything above certgate-crl's bundle limit (reads at most one
 /// byte past it, so special files without a size are bounded too).
@@ -51,16 +49,7 @@ pub fn read_pems(paths: &[PathBuf], limits: &Limits) -> Result<Vec<u8>, Vec<Inpu
 /// walked in name order, `-` for stdin, bounded UTF-8 reads, all errors collected). `List`s are
 /// left whole: certgate-ingress flattens them itself.
 pub fn load_manifests(args: &[PathBuf], stdin: impl Read) -> Result<Vec<Value>, InputError> {
-    let mut objects = Vec::new();
-    for_each_input(args, stdin, |name, text, errors| {
-        let file: Arc<str> = Arc::from(name);
-        match parse(&file, text, Syntax::for_name(name)) {
-            Ok(documents) => objects.extend(documents.into_iter().map(|d| d.value)),
-            Err(err) => errors.push(err),
-        }
-    })
-    .map_err(InputError::Load)?;
-    Ok(objects)
+    load_values(args, stdin).map_err(InputError::Load)
 }
 
 /// clap value parser of `--at`.

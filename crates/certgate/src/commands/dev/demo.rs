@@ -13,9 +13,9 @@ use kube::api::{
 use serde_json::Value;
 
 use super::{DevError, client};
-use crate::cli::CheckFormat;
-use crate::commands::check::documents::{Syntax, parse};
-use crate::commands::check::{EvaluateOptions, OutputOptions, evaluate, load_text, output};
+use crate::shared::manifests::documents::{Syntax, parse};
+use crate::shared::offline::{EvaluateOptions, Loaded, evaluate, load_text};
+use crate::shared::report::{OutputOptions, ReportFormat, output};
 
 /// The examples, in the order a user would apply them.
 const EXAMPLES: [(&str, &str); 6] = [
@@ -97,14 +97,14 @@ pub async fn run(
         );
     }
     let stored = read_back(&admin).await?;
-    let mut loaded = crate::commands::check::Loaded::default();
+    let mut loaded = Loaded::default();
     let mut errors = Vec::new();
     load_text("sandbox", &stored, &mut loaded, &mut errors);
     if let Some(error) = errors.first() {
         return Err(DevError::Demo(format!("cannot read back the stored objects: {error}")));
     }
     let report = evaluate(loaded.inputs, EvaluateOptions { explain: false });
-    let options = OutputOptions { format: CheckFormat::Text, explain: false, colour: false };
+    let options = OutputOptions { format: ReportFormat::Text, explain: false, colour: false };
     output::write(&report, options, out).map_err(|e| DevError::Demo(e.to_string()))?;
     Ok(())
 }

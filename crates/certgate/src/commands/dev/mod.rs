@@ -9,11 +9,37 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 use certgate_access::StaticUsers;
+use certgate_approver::policy_approver;
+use certgate_runtime::{ControllerMetrics, Launch, Registry, Settings, Shutdown};
 use certgate_sandbox::{RunningSandbox, SandboxOptions, start};
 use clap::Args;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 
-use crate::commands::connections::ConnectionArgs;
+use crate::controllers::REGISTRY;
+use crate::shared::connections::ConnectionArgs;
+
+/// The long help of `certgate dev` (`--help`).
+pub const DEV_LONG_ABOUT: &str = "\
+Run a local sandbox Kubernetes API server, for development and end-to-end tests only.
+
+NOT A PRODUCTION API SERVER: it listens on loopback only, keeps its state in this one process,
+and simplifies what certgate does not need. Production runs certgate against a real cluster.
+
+It serves HTTPS with a freshly generated CA and writes a kubeconfig for it (to --kubeconfig-out,
+or standard output), so the real kubectl and kube-rs clients can talk to it:
+  certgate dev --kubeconfig-out /tmp/sandbox.kubeconfig &
+  kubectl --kubeconfig /tmp/sandbox.kubeconfig api-resources
+
+Requests are authenticated (the kubeconfig's admin token, --users tokens, service-account tokens
+from `kubectl create token`, or anonymous), may impersonate (`kubectl --as`), and are authorized
+by RBAC. certgate's admission webhook runs in the same process and is registered as cert-manager
+and approver-policy register theirs, so CertificateRequests get their requester's identity and
+Approved/Denied conditions need `approve` on the signer, as in a cluster.
+
+  certgate dev --demo      apply the examples, print admission and policy decisions, exit
+                           (with --kubeconfig-out: then keep serving, to look around)
+
+Stops on SIGINT or SIGTERM.";
 
 #[derive(Debug, Args)]
 pub struct DevArgs {
@@ -53,8 +79,14 @@ pub struct DevArgs {
 
     /// certgate's controllers to run against the sandbox, comma-separated, as cert-manager's
     /// --controllers: `*` the ones on by default, `name` adds one, `-name` removes one
-    /// (`-*` none). Available: policy-readiness (keeps policies' Ready condition current)
-    #[arg(long, value_delimiter = ',', default_value = "*", allow_hyphen_values = true)]
+    /// (`-*` none)
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "*",
+        allow_hyphen_values = true,
+        long_help = crate::controllers::selection_help("to run against the sandbox")
+    )]
     pub controllers: Vec<String>,
 
     /// Demonstrate: apply the examples (embedded in certgate) through the API — policies and
@@ -112,7 +144,7 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
         None => StaticUsers::default(),
     };
     let controllers =
-        crate::commands::controller::selected(&args.controllers).map_err(DevError::Controllers)?;
+        REGISTRY.select(&args.controllers).map_err(|err| DevError::Controllers(err.to_string()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -141,21 +173,24 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
         let kubeconfig = sandbox.kubeconfig();
         issuers::register(&client(&kubeconfig, None).await?).await?;
         let (stop, stopped) = tokio::sync::watch::channel(false);
-        let controllers_task = tokio::spawn(crate::commands::controller::run(
-            client(&kubeconfig, None).await?,
-            controllers.clone(),
-            crate::commands::controller::Settings::default(),
-            std::sync::Arc::new(crate::commands::controller::metrics::ControllerMetrics::default()),
-            until_stopped(stopped),
-        ));
+        let launch = Launch {
+            client: client(&kubeconfig, None).await?,
+            settings: Settings::default(),
+            metrics: std::sync::Arc::new(ControllerMetrics::default()),
+            shutdown: until_stopped(stopped),
+        };
+        let controllers_task = tokio::spawn({
+            let controllers = controllers.clone();
+            async move { Registry::run(&controllers, launch).await }
+        });
+        let controllers: Vec<&str> = controllers.iter().map(|spec| spec.name).collect();
         if args.demo {
             let _ = writeln!(
                 out,
                 "certgate sandbox API server (development only) at https://{}\n",
                 sandbox.address
             );
-            let approver_running =
-                controllers.contains(&crate::commands::controller::approver::NAME);
+            let approver_running = controllers.contains(&policy_approver::NAME);
             let demonstrated = demo::run(&kubeconfig, approver_running, out).await;
             // Without a kubeconfig to explore the result with, the demonstration is all.
             if demonstrated.is_err() || args.kubeconfig_out.is_none() {
@@ -258,15 +293,10 @@ fn usage(
 }
 
 /// Completes once `true` is sent; cloneable, as each controller waits on it.
-fn until_stopped(
-    mut stopped: tokio::sync::watch::Receiver<bool>,
-) -> futures_util::future::Shared<futures_util::future::BoxFuture<'static, ()>> {
-    use futures_util::FutureExt as _;
-    async move {
+fn until_stopped(mut stopped: tokio::sync::watch::Receiver<bool>) -> Shutdown {
+    certgate_runtime::shutdown_on(async move {
         let _ = stopped.wait_for(|stop| *stop).await;
-    }
-    .boxed()
-    .shared()
+    })
 }
 
 async fn wait_for_signal() -> std::io::Result<()> {

@@ -30,7 +30,8 @@ pub async fn start(
     }
     let certificates =
         DevCertificates::generate(&[]).map_err(|e| DevError::Webhook(e.to_string()))?;
-    let admission = crate::commands::webhook::admission(Some(client.clone()), SAR_CACHE_TTL);
+    let admission =
+        certgate_webhook::cluster_admission::admission(Some(client.clone()), SAR_CACHE_TTL);
     let server = certgate_webhook::start(
         ServerOptions { listen, tls: TlsSource::Fixed(certificates.serving), connections },
         Arc::new(admission),

@@ -4,16 +4,15 @@
 //! itself instead of failing the whole list.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use certgate_api::{CertificateRequest, CertificateRequestPolicy};
 use certgate_approval::NamespaceLookup;
 use k8s_openapi::api::core::v1::Namespace;
 use kube::api::{Api, ApiResource, DynamicObject, ListParams};
-use kube::config::{KubeConfigOptions, Kubeconfig};
 use serde::de::DeserializeOwned;
 
 use super::ExplainError;
+use crate::shared::kubeconfig::KubeconfigArgs;
 
 /// A client, the namespace of the kubeconfig's context and the API server's address.
 pub struct Connection {
@@ -23,20 +22,9 @@ pub struct Connection {
 }
 
 /// A client from `--kubeconfig` (or `$KUBECONFIG`, `~/.kube/config`) and `--context`.
-pub async fn connect(
-    kubeconfig: Option<&PathBuf>,
-    context: Option<&String>,
-) -> Result<Connection, ExplainError> {
+pub async fn connect(cluster: &KubeconfigArgs) -> Result<Connection, ExplainError> {
     let config_error = |text: String| ExplainError::Config(text);
-    let file = match kubeconfig {
-        Some(path) => Kubeconfig::read_from(path),
-        None => Kubeconfig::read(),
-    }
-    .map_err(|e| config_error(format!("cannot read the kubeconfig: {e}")))?;
-    let options = KubeConfigOptions { context: context.cloned(), ..Default::default() };
-    let config = kube::Config::from_custom_kubeconfig(file, &options)
-        .await
-        .map_err(|e| config_error(format!("cannot use the kubeconfig: {e}")))?;
+    let config = cluster.config().await.map_err(|e| config_error(e.to_string()))?;
     let default_namespace = config.default_namespace.clone();
     let server = config.cluster_url.to_string();
     let client = kube::Client::try_from(config)

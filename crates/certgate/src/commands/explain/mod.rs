@@ -12,7 +12,6 @@ mod render;
 pub mod target;
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -24,10 +23,43 @@ use certgate_cluster::SarAccessChecker;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::check::report::{Basis, PolicyResult, RequestResult, Verdict};
-use super::check::source::Source;
-use super::check::{CheckStatus, OutputError};
 use cluster::{Call, FetchedNamespace};
+
+use crate::shared::kubeconfig::KubeconfigArgs;
+use crate::shared::manifests::Source;
+use crate::shared::report::{
+    Basis, CheckStatus, OutputError, PolicyResult, RequestResult, Verdict,
+};
+
+/// The long help of `certgate explain` (`--help`).
+pub const EXPLAIN_LONG_ABOUT: &str = "\
+Explain why a CertificateRequest in a cluster is, or would be, Approved, Denied or Unprocessed:
+`certgate check --explain` for a live request.
+
+Reads the request, every CertificateRequestPolicy and (when a policy selects by Namespace labels)
+the request's Namespace, asks the API server the SubjectAccessReviews the policy-approver
+controller asks (as the requester: verb `use` on each policy that selects the request, in the
+request's namespace), reads each policy's readiness from its Ready condition, and reviews the
+request as the controller does. It prints the decision already recorded on the request (the
+Approved or Denied condition's reason and message), what a review decides now with the trace of
+every policy (selector, RBAC, readiness, evaluator findings), and the `kubectl` commands that
+grant a missing `use` permission. Nothing is written to the cluster.
+
+RESOURCE is certificaterequest, certificaterequests, cr or crs (optionally with .cert-manager.io),
+or RESOURCE/NAME as kubectl accepts it.
+
+You need: get on certificaterequests (in the request's namespace), list on
+certificaterequestpolicies, get on namespaces (when a policy selects by labels) and create on
+subjectaccessreviews.authorization.k8s.io.
+
+Exit status: 0 when the request is Approved, 1 when it is Denied or Unprocessed, 2 when the review
+fails (Error) or the command does (not found, forbidden, unreachable API server). A decided
+request counts with its recorded decision, a pending one with what a review decides now.
+
+Examples:
+  certgate explain certificaterequest api-tls -n payments
+  certgate explain cr/api-tls -n payments -o json
+  certgate explain crs laptop-tls --context prod --kubeconfig ~/.kube/prod";
 
 /// Arguments of `certgate explain`.
 #[derive(Debug, Args)]
@@ -45,13 +77,8 @@ pub struct ExplainArgs {
     #[arg(short = 'n', long, value_name = "NAMESPACE")]
     pub namespace: Option<String>,
 
-    /// Path to the kubeconfig file [default: $KUBECONFIG, else ~/.kube/config]
-    #[arg(long, value_name = "FILE")]
-    pub kubeconfig: Option<PathBuf>,
-
-    /// The kubeconfig context to use [default: its current context]
-    #[arg(long, value_name = "NAME")]
-    pub context: Option<String>,
+    #[command(flatten)]
+    pub cluster: KubeconfigArgs,
 
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = ExplainFormat::Text)]
@@ -156,7 +183,7 @@ pub fn run(
 }
 
 async fn explain(args: &ExplainArgs, name: &str) -> Result<Explanation, ExplainError> {
-    let connection = cluster::connect(args.kubeconfig.as_ref(), args.context.as_ref()).await?;
+    let connection = cluster::connect(&args.cluster).await?;
     let namespace = args.namespace.clone().unwrap_or_else(|| connection.default_namespace.clone());
     let client = &connection.client;
     let server = connection.server.as_str();
@@ -204,7 +231,7 @@ async fn explain(args: &ExplainArgs, name: &str) -> Result<Explanation, ExplainE
     // Admission verified the CSR's signature when the request was created; a CSR that does
     // not parse is reported by the review as the controller would report it.
     let csr = certgate_pki::parse_csr(&cr.spec.request);
-    let review = crate::commands::live_review::review_asking(
+    let review = certgate_approver::live_review::review_asking(
         &approver,
         &Request { cr: &cr, csr: csr.as_ref() },
         &entries,
@@ -300,15 +327,16 @@ fn policy_result(policy: &CertificateRequestPolicy, readiness: &Readiness) -> Po
 
 #[cfg(test)]
 mod tests {
-    use clap::Parser;
+    use std::path::PathBuf;
 
     use super::*;
-    use crate::cli::{Cli, Command};
+
+    fn try_parse(args: &[&str]) -> Result<ExplainArgs, clap::Error> {
+        crate::shared::testing::parse_args("explain", args)
+    }
 
     fn parse(args: &[&str]) -> ExplainArgs {
-        let cli = Cli::try_parse_from(["certgate", "explain"].iter().chain(args)).unwrap();
-        let Command::Explain(args) = cli.command else { panic!("expected explain") };
-        args
+        try_parse(args).unwrap()
     }
 
     #[test]
@@ -317,23 +345,22 @@ mod tests {
         assert_eq!(target::request_name(&args.resource, args.name.as_deref()).unwrap(), "api-tls");
         assert_eq!(args.namespace.as_deref(), Some("payments"));
         assert_eq!(args.output, ExplainFormat::Json);
-        assert_eq!(args.context.as_deref(), Some("prod"));
+        assert_eq!(args.cluster.context.as_deref(), Some("prod"));
 
         let args = parse(&["certificaterequest/api-tls", "--kubeconfig", "/k"]);
         assert_eq!(target::request_name(&args.resource, args.name.as_deref()).unwrap(), "api-tls");
         assert_eq!(args.output, ExplainFormat::Text);
         assert_eq!(args.namespace, None);
-        assert_eq!(args.kubeconfig, Some(PathBuf::from("/k")));
+        assert_eq!(args.cluster.kubeconfig, Some(PathBuf::from("/k")));
     }
 
     #[test]
     fn usage_errors_are_clap_errors_or_explain_errors() {
-        let cli = Cli::try_parse_from(["certgate", "explain"]).unwrap_err();
+        let cli = try_parse(&[]).unwrap_err();
         assert_eq!(cli.kind(), clap::error::ErrorKind::MissingRequiredArgument);
-        let cli =
-            Cli::try_parse_from(["certgate", "explain", "cr", "a", "-o", "yaml"]).unwrap_err();
+        let cli = try_parse(&["cr", "a", "-o", "yaml"]).unwrap_err();
         assert_eq!(cli.kind(), clap::error::ErrorKind::InvalidValue);
-        let cli = Cli::try_parse_from(["certgate", "explain", "cr", "a", "b"]).unwrap_err();
+        let cli = try_parse(&["cr", "a", "b"]).unwrap_err();
         assert_eq!(cli.kind(), clap::error::ErrorKind::UnknownArgument);
     }
 

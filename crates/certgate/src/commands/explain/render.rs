@@ -9,9 +9,9 @@ use certgate_api::gofmt::quote;
 use certgate_approval::trace::PolicyOutcome;
 
 use super::Explanation;
-use crate::cli::CheckFormat;
-use crate::commands::check::report::{PolicyResult, Report, RequestResult, Verdict};
-use crate::commands::check::{OutputError, OutputOptions, output};
+use crate::shared::report::{
+    OutputError, OutputOptions, PolicyResult, Report, ReportFormat, RequestResult, Verdict, output,
+};
 
 /// The reasons the known deciders write, and who they are.
 fn decider(reason: &str) -> &'static str {
@@ -43,7 +43,7 @@ pub fn text(
     };
     output::write(
         &report,
-        OutputOptions { format: CheckFormat::Text, explain: true, colour },
+        OutputOptions { format: ReportFormat::Text, explain: true, colour },
         out,
     )?;
     writeln!(out)?;

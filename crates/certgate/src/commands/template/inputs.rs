@@ -1,30 +1,20 @@
-//! Reads every `-f` input into plain objects (Lists flattened), with `check`'s reader: the
-//! same files, directories, standard input, size bounds and error reporting.
+//! Reads every `-f` input into plain objects (Lists flattened), with the shared manifest
+//! loader: the same files, directories, standard input, size bounds and error reporting as
+//! `check`.
 
 use std::io::Read;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::commands::check::LoadErrors;
-use crate::commands::check::documents::{Syntax, parse};
-use crate::commands::check::load::for_each_input;
+use crate::shared::manifests::{LoadErrors, load_values};
 
 /// Objects of every input, in input order.
 pub fn load_objects(args: &[PathBuf], stdin: impl Read) -> Result<Vec<Value>, LoadErrors> {
     let mut objects = Vec::new();
-    for_each_input(args, stdin, |name, text, errors| {
-        let file: Arc<str> = Arc::from(name);
-        match parse(&file, text, Syntax::for_name(name)) {
-            Ok(documents) => {
-                for document in documents {
-                    flatten(document.value, &mut objects);
-                }
-            }
-            Err(err) => errors.push(err),
-        }
-    })?;
+    for value in load_values(args, stdin)? {
+        flatten(value, &mut objects);
+    }
     Ok(objects)
 }
 

@@ -11,7 +11,7 @@ use super::ResolveArgs;
 use super::ResolveFormat;
 use super::inputs::load_objects;
 use super::keys::OfflineKeys;
-use crate::commands::check::LoadErrors;
+use crate::shared::manifests::LoadErrors;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ResolveError {

@@ -64,7 +64,7 @@ async fn a_webhook_that_never_answers_times_out() {
 #[tokio::test]
 async fn the_server_certificate_must_chain_to_the_ca_bundle() {
     let hook = start(allow).await;
-    let other_ca = certgate_webhook::DevCertificates::generate(&[]).unwrap().ca_pem;
+    let other_ca = certgate_serving::DevCertificates::generate(&[]).unwrap().ca_pem;
     let rejection = validate_one(webhook("tls.example.com", &hook.url("/"), &other_ca, json!({})))
         .await
         .unwrap_err();

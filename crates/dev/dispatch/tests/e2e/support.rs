@@ -15,7 +15,7 @@ use base64::Engine;
 use certgate_dispatch::{
     AdmissionAttributes, Configurations, GroupVersionKind, GroupVersionResource, Operation,
 };
-use certgate_webhook::DevCertificates;
+use certgate_serving::DevCertificates;
 use serde_json::{Value, json};
 
 pub fn install_provider() {
@@ -112,7 +112,7 @@ pub async fn start(reply: impl Fn(&Value) -> Answer + Send + Sync + 'static) -> 
     install_provider();
     let certificates = DevCertificates::generate(&[]).unwrap();
     let tls =
-        RustlsConfig::from_config(certgate_webhook::server_config(&certificates.serving).unwrap());
+        RustlsConfig::from_config(certgate_serving::server_config(&certificates.serving).unwrap());
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let address = listener.local_addr().unwrap();

@@ -1,0 +1,201 @@
+//! `certgate controller`: the controllers against a cluster, with leader election, graceful
+//! shutdown, Prometheus metrics and health endpoints. Arguments and wiring only: the
+//! controllers are registered in [`crate::controllers`], their machinery is
+//! `certgate-runtime`, their reconcilers live in their system crates.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use certgate_runtime::{
+    AccessMode, LeaseSettings, ManagerError, ManagerOptions, Settings, replica_identity,
+    run_controllers, termination_signal,
+};
+use certgate_webhook::logging;
+use clap::{ArgAction, Args, ValueEnum};
+
+use crate::controllers::REGISTRY;
+use crate::shared::connections::HttpConnectionArgs;
+use crate::shared::duration::parse_duration;
+use crate::shared::logging::LogFormatArg;
+
+/// The long help of `certgate controller` (`--help`).
+pub const CONTROLLER_LONG_ABOUT: &str = "\
+Run certgate's controllers against a cluster, as approver-policy's controller runs:
+
+  policy-approver   reviews every CertificateRequest that is neither Approved nor Denied
+                    against the CertificateRequestPolicies and sets Approved or Denied with
+                    reason policy.cert-manager.io and the review's message (events Approved,
+                    Denied, Unprocessed, EvaluationError). Decided requests are never touched.
+                    Pending requests are reviewed again when policies, RBAC objects or
+                    Namespaces change.
+  policy-readiness  keeps the policies' Ready condition and observedGeneration current.
+  builtin-approver  cert-manager's approve-everything controller (reason cert-manager.io);
+                    off by default, add it with --controllers=*,builtin-approver.
+
+Several replicas elect one leader with a Lease (--leader-election-namespace, default
+$POD_NAMESPACE); the others wait as standbys. On SIGTERM the leader finishes in-flight reviews
+and releases the lease so a standby takes over at once; losing the lease exits with status 1.
+
+  certgate controller --leader-election-namespace certgate --log-format json
+  certgate controller --authorizer local --controllers '*,-policy-readiness'
+
+Serves /metrics (Prometheus), /healthz and /readyz over plain HTTP on --listen. The
+permissions each controller needs are listed in docs/controller.md and deploy/.";
+
+/// How the policy approver answers "may the requester `use` this policy?".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum AuthorizerMode {
+    /// Ask the API server with SubjectAccessReviews, as approver-policy does (every
+    /// authorizer of the cluster takes part); answers are cached for --sar-cache-ttl.
+    #[default]
+    Sar,
+    /// Evaluate the watched RBAC objects in memory: no API round trip, but only RBAC
+    /// counts (and system:masters), not webhook or Node authorizers.
+    Local,
+}
+
+impl AuthorizerMode {
+    fn access(self) -> AccessMode {
+        match self {
+            AuthorizerMode::Sar => AccessMode::SubjectAccessReview,
+            AuthorizerMode::Local => AccessMode::LocalRbac,
+        }
+    }
+}
+
+/// Arguments of `certgate controller`.
+#[derive(Debug, Args)]
+pub struct ControllerArgs {
+    /// Controllers to run, comma-separated, as cert-manager's --controllers: `*` the ones on
+    /// by default (policy-approver, policy-readiness), `name` adds one (builtin-approver is
+    /// off by default), `-name` removes one.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "*")]
+    pub controllers: Vec<String>,
+
+    /// How the policy approver answers "may the requester `use` this policy?": `sar` asks
+    /// the API server (SubjectAccessReview, as approver-policy; every authorizer of the
+    /// cluster counts), `local` evaluates the watched RBAC objects in memory (no round
+    /// trip; RBAC only). See docs/controller.md.
+    #[arg(long, value_enum, default_value_t = AuthorizerMode::Sar)]
+    pub authorizer: AuthorizerMode,
+
+    /// How long SubjectAccessReview answers are reused (--authorizer=sar); every RBAC,
+    /// Namespace or policy change forgets them at once. 0s disables the cache.
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_duration)]
+    pub sar_cache_ttl: Duration,
+
+    /// Requests each controller reconciles at once.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..))]
+    pub concurrency: u16,
+
+    /// Elect a leader with a Lease, so that of several replicas only one runs the
+    /// controllers. --leader-elect=false runs them at once (one replica only!).
+    #[arg(long, value_name = "BOOL", action = ArgAction::Set, default_value_t = true)]
+    pub leader_elect: bool,
+
+    /// Namespace of the leader election Lease [default: $POD_NAMESPACE, else certgate].
+    #[arg(long, value_name = "NAMESPACE", env = "POD_NAMESPACE", default_value = "certgate")]
+    pub leader_election_namespace: String,
+
+    /// Name of the leader election Lease.
+    #[arg(long, value_name = "NAME", default_value = "certgate-controller")]
+    pub leader_election_lease_name: String,
+
+    /// How long the leader's lease is valid after its last renewal (renewed a third of it
+    /// before expiry): a crashed leader is replaced after at most this long.
+    #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = parse_lease_duration)]
+    pub leader_election_lease_duration: Duration,
+
+    /// Address and port of the plain-HTTP /metrics, /healthz and /readyz endpoints.
+    #[arg(long, value_name = "ADDR", default_value = "0.0.0.0:9402")]
+    pub listen: SocketAddr,
+
+    /// Log line format, on standard error. RUST_LOG selects levels (default info).
+    #[arg(long, value_enum, default_value_t = LogFormatArg::Text)]
+    pub log_format: LogFormatArg,
+
+    /// Path to a kubeconfig file [default: in-cluster service account, else $KUBECONFIG,
+    /// else ~/.kube/config].
+    #[arg(long, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+
+    /// The kubeconfig context to use [default: its current context].
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+
+    /// Timeouts and limits of the --listen endpoints' connections.
+    #[command(flatten)]
+    pub connections: HttpConnectionArgs,
+}
+
+fn parse_lease_duration(text: &str) -> Result<Duration, String> {
+    let duration = parse_duration(text)?;
+    if duration < Duration::from_secs(3) {
+        return Err(format!("{text:?} is too short for a lease; give at least 3s"));
+    }
+    Ok(duration)
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ControllerError {
+    #[error("--controllers: {0}")]
+    Controllers(String),
+    #[error(transparent)]
+    Logging(#[from] logging::LoggingError),
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(#[source] std::io::Error),
+    #[error("cannot listen for SIGTERM: {0}")]
+    Signal(#[source] std::io::Error),
+    #[error("cannot configure the API client: {0}")]
+    Client(String),
+    #[error(transparent)]
+    Manager(#[from] ManagerError),
+}
+
+/// Runs the controllers until SIGTERM or SIGINT (exit 0), or until the leader lease is
+/// lost (an error, so the Pod restarts and rejoins as a standby).
+pub fn run(args: &ControllerArgs) -> Result<(), ControllerError> {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let controllers = REGISTRY
+        .select(&args.controllers)
+        .map_err(|e| ControllerError::Controllers(e.to_string()))?;
+    crate::shared::logging::init(args.log_format)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(ControllerError::Runtime)?;
+    runtime.block_on(async {
+        let signal = termination_signal().map_err(ControllerError::Signal)?;
+        let client = client(args).await?;
+        let identity = replica_identity();
+        let options = ManagerOptions {
+            listen: args.listen,
+            connections: args.connections.policy(),
+            lease: args.leader_elect.then(|| LeaseSettings {
+                namespace: args.leader_election_namespace.clone(),
+                name: args.leader_election_lease_name.clone(),
+                identity: identity.clone(),
+                duration: args.leader_election_lease_duration,
+            }),
+            settings: Settings {
+                access: args.authorizer.access(),
+                sar_cache_ttl: args.sar_cache_ttl,
+                concurrency: args.concurrency,
+                instance: Some(identity),
+            },
+        };
+        Ok(run_controllers(client, controllers, options, signal).await?)
+    })
+}
+
+async fn client(args: &ControllerArgs) -> Result<kube::Client, ControllerError> {
+    let config = if args.kubeconfig.is_some() || args.context.is_some() {
+        crate::shared::kubeconfig::config(args.kubeconfig.as_deref(), args.context.as_deref())
+            .await
+            .map_err(|e| ControllerError::Client(e.to_string()))?
+    } else {
+        kube::Config::infer().await.map_err(|e| ControllerError::Client(e.to_string()))?
+    };
+    kube::Client::try_from(config).map_err(|e| ControllerError::Client(e.to_string()))
+}

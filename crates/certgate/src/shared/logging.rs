@@ -1,0 +1,28 @@
+//! `--log-format` of the long-running commands (`webhook`, `controller`) and the glue that
+//! installs the process's log subscriber from it.
+
+use certgate_webhook::logging::{self, LogFormat, LoggingError};
+use clap::ValueEnum;
+
+/// `--log-format` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormatArg {
+    /// One JSON object per line.
+    Json,
+    /// Human-readable lines.
+    Text,
+}
+
+impl From<LogFormatArg> for LogFormat {
+    fn from(format: LogFormatArg) -> Self {
+        match format {
+            LogFormatArg::Json => LogFormat::Json,
+            LogFormatArg::Text => LogFormat::Text,
+        }
+    }
+}
+
+/// Installs the global log subscriber (standard error; `RUST_LOG` selects levels).
+pub fn init(format: LogFormatArg) -> Result<(), LoggingError> {
+    logging::init(format.into())
+}
