@@ -9,8 +9,9 @@ use std::pin::pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
-use certgate_admission::review::{Admission, Endpoint, Handled, NoCluster};
+use certgate_admission::review::{Admission, Endpoint, Handled};
 use certgate_cel::PolicyCel;
+use certgate_rbac::NoCluster;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const MUTATE_CR: &str = include_str!("reviews/certificate-request-create.json");

@@ -4,14 +4,6 @@
 //! body to [`Admission::handle`] and writes back [`Handled::body`], or the [`Rejection`]'s
 //! status and message.
 
-/// The cluster seams [`Admission`] asks through. They live in `certgate-rbac` (the one
-/// async access-check trait, beside the sync `Authorizer`); re-exported so that
-/// `certgate_admission::review::AccessChecker` and friends keep naming them.
-pub use certgate_rbac::{
-    AccessChecker, CheckFuture, DiscoveryError, KindResolver, NO_CLUSTER, NoCluster, ResolveFuture,
-    ResolvedKind,
-};
-
 pub use crate::handler::{Admission, RESOURCE_UNSET};
 pub use crate::inline_pool::{Gauge, InlineReviewPool};
 pub use crate::review_pool::{

@@ -5,9 +5,10 @@ mod common;
 
 use std::sync::Arc;
 
-use certgate_admission::review::{Admission, Endpoint, NO_CLUSTER, NoCluster};
+use certgate_admission::review::{Admission, Endpoint};
 use certgate_cel::PolicyCel;
 use certgate_rbac::ResourceAttributes;
+use certgate_rbac::{NO_CLUSTER, NoCluster};
 use common::webhook::*;
 use common::{cr, valid_spec};
 use pretty_assertions::assert_eq;

@@ -16,10 +16,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
-use certgate_admission::review::{
-    Admission, Endpoint, Handled, HeavyReviewOptions, NoCluster, Rejection,
-};
+use certgate_admission::review::{Admission, Endpoint, Handled, HeavyReviewOptions, Rejection};
 use certgate_cel::PolicyCel;
+use certgate_rbac::NoCluster;
 use certgate_webhook::{
     AdmissionHandler, BoundedReviewPool, DevCertificates, Metrics, PemPair, ServerOptions,
     TlsSource, server_config, start,

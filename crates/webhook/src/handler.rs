@@ -2,9 +2,8 @@
 
 use std::future::Future;
 
-use certgate_admission::review::{
-    AccessChecker, Admission, Endpoint, Handled, HeavyReviewStats, KindResolver, Rejection,
-};
+use certgate_admission::review::{Admission, Endpoint, Handled, HeavyReviewStats, Rejection};
+use certgate_rbac::{AccessChecker, KindResolver};
 
 /// Answers one AdmissionReview body. Production uses [`Admission`]; tests plug in fakes.
 pub trait AdmissionHandler: Send + Sync + 'static {

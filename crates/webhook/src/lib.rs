@@ -20,7 +20,6 @@
 
 pub mod cluster_admission;
 pub mod cluster_serving;
-mod dev_cert;
 pub mod dynamic_serving;
 mod error;
 mod handler;
@@ -31,13 +30,12 @@ mod reload;
 mod review_pool;
 mod router;
 mod server;
-mod tls;
 
 pub use certgate_serving::DevCertificates;
+pub use certgate_serving::{PemPair, server_config};
 pub use error::{DevCertError, ServeError, TlsError};
 pub use handler::AdmissionHandler;
 pub use metrics::{Metrics, Outcome};
 pub use review_pool::BoundedReviewPool;
 pub use router::{Readiness, router};
 pub use server::{RunningServer, ServerOptions, TlsSource, start};
-pub use tls::{PemPair, server_config};

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use axum_server::tls_rustls::RustlsConfig;
 
-use crate::tls::{PemPair, server_config};
+use certgate_serving::{PemPair, server_config};
 
 /// Watches `cert` and `key`, starting from the `loaded` pair that `served` already uses.
 pub(crate) struct CertificateWatcher {
@@ -101,7 +101,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::dev_cert::DevCertificates;
+    use certgate_serving::DevCertificates;
 
     fn pair() -> PemPair {
         DevCertificates::generate(&[]).unwrap().serving

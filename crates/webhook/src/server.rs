@@ -18,7 +18,7 @@ use crate::handler::AdmissionHandler;
 use crate::metrics::Metrics;
 use crate::reload::CertificateWatcher;
 use crate::router::{Readiness, router};
-use crate::tls::{PemPair, server_config};
+use certgate_serving::{PemPair, server_config};
 
 /// Where the serving certificate comes from.
 #[derive(Debug)]

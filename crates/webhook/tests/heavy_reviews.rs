@@ -12,8 +12,9 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use certgate_admission::review::{Admission, HeavyReviewOptions, HeavyReviewStats, NoCluster};
+use certgate_admission::review::{Admission, HeavyReviewOptions, HeavyReviewStats};
 use certgate_cel::{MAX_RULE_BYTES, PolicyCel};
+use certgate_rbac::NoCluster;
 use certgate_webhook::{BoundedReviewPool, Metrics, Readiness, router};
 use http::{Method, Request, StatusCode, header};
 use http_body_util::BodyExt;

@@ -8,13 +8,13 @@ use std::task::{Context, Poll, Wake, Waker};
 use std::thread::{self, Thread};
 
 use base64::Engine as _;
-use certgate_admission::review::{
-    AccessChecker, Admission, CheckFuture, DiscoveryError, Endpoint, Handled, KindResolver,
-    Rejection, ResolveFuture, ResolvedKind,
-};
+use certgate_admission::review::{Admission, Endpoint, Handled, Rejection};
 use certgate_api::CertificateRequest;
 use certgate_cel::PolicyCel;
-use certgate_rbac::{AccessDecision, AccessReview, AuthorizerError};
+use certgate_rbac::{
+    AccessChecker, AccessDecision, AccessReview, AuthorizerError, CheckFuture, DiscoveryError,
+    KindResolver, ResolveFuture, ResolvedKind,
+};
 use serde_json::{Value, json};
 
 struct Unpark(Thread);

@@ -3,7 +3,7 @@
 
 use tokio::sync::watch;
 
-use crate::tls::PemPair;
+use certgate_serving::PemPair;
 
 /// A new feed: the provider keeps the publisher, the server the feed.
 pub fn certificate_feed() -> (CertificatePublisher, CertificateFeed) {

@@ -15,7 +15,7 @@ use super::error::GenerateError;
 use super::names::ServingNames;
 use super::secret::Authority;
 use super::validity::Validity;
-use crate::tls::PemPair;
+use certgate_serving::PemPair;
 
 /// The longest common name X.509 allows; longer first names are left out of the subject.
 const MAX_COMMON_NAME: usize = 64;
@@ -154,7 +154,7 @@ mod tests {
         let sans = cert.subject_alternative_name().unwrap().unwrap();
         assert_eq!(sans.value.general_names.len(), 2);
         assert!(!cert.is_ca());
-        crate::tls::server_config(&leaf.pair).unwrap();
+        certgate_serving::server_config(&leaf.pair).unwrap();
         assert!(!format!("{leaf:?}").contains("PRIVATE KEY"));
     }
 
