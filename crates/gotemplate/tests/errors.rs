@@ -152,3 +152,29 @@ fn errors_are_structured() {
         })
     );
 }
+
+/// Thousands of call sites, on many lines and in many `define`s, each placed from one line
+/// index (locating them by rescanning the source made a 64 KiB template take seconds to
+/// parse: issue #16's `template_exec` campaign): the last site is still placed exactly.
+#[test]
+fn sites_after_thousands_of_others_are_placed_exactly() {
+    let mut src = String::new();
+    for i in 0..1_500 {
+        src.push_str(&format!("{{{{ upper \"a\" }}}}{}", if i % 3 == 0 { "\n" } else { "" }));
+    }
+    for i in 0..300 {
+        src.push_str(&format!("{{{{ define \"d{i}\" }}}}{{{{ upper \"b\" }}}}{{{{ end }}}}"));
+    }
+    let line = 1 + src.matches('\n').count();
+    let column = src.len() - src.rfind('\n').map_or(0, |n| n + 1);
+    src.push_str("  {{ fromX \"no\" }}");
+    check(&[(
+        src.as_str(),
+        format!(
+            "ERR template: tmpl:{line}:{}: executing \"tmpl\" at <fromX \"no\">: error calling \
+             fromX: no X",
+            column + 5
+        )
+        .as_str(),
+    )]);
+}

@@ -61,8 +61,10 @@ pub(crate) fn parse(engine: &Engine, source: &str) -> Result<Parsed, TemplateErr
         .delims(left, right)
         .max_range_iters(engine.limits.max_range_iterations);
     let mut rewritten = Vec::with_capacity(trees.len());
+    // One index for every tree: a template of many `define`s must not rescan the source.
+    let lines = super::source::LineIndex::new(source);
     for (name, mut tree) in trees {
-        sites::rewrite(source, &name, &mut tree, &engine.funcs, &mut site_table);
+        sites::rewrite(source, &lines, &name, &mut tree, &engine.funcs, &mut site_table);
         hooks::insert(&mut tree);
         rewritten.push((name, tree));
     }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use gotmpl::parse::{CommandNode, Expr, ListNode, Node, PipeNode, Pos, SmolStr};
 
-use super::source::line_column;
+use super::source::LineIndex;
 use super::{builtins, command_text, hooks};
 use crate::budget::{self, Exceeded};
 use crate::{FuncError, FuncMap, Value};
@@ -56,17 +56,19 @@ pub(crate) fn real_name(name: &str) -> &str {
 /// Rewrites `tree` in place (executing as `template`), appending its sites to `sites`.
 pub(crate) fn rewrite(
     source: &str,
+    lines: &LineIndex,
     template: &str,
     tree: &mut ListNode,
     funcs: &FuncMap,
     sites: &mut Vec<Site>,
 ) {
-    let mut rewriter = Rewriter { source, template, funcs, sites };
+    let mut rewriter = Rewriter { source, lines, template, funcs, sites };
     rewriter.list(tree);
 }
 
 struct Rewriter<'a> {
     source: &'a str,
+    lines: &'a LineIndex,
     template: &'a str,
     funcs: &'a FuncMap,
     sites: &'a mut Vec<Site>,
@@ -80,7 +82,7 @@ impl Rewriter<'_> {
     }
 
     fn place(&self, pos: Pos, text: String) -> Place {
-        let (line, column) = line_column(self.source, pos.offset);
+        let (line, column) = self.lines.line_column(pos.offset);
         Place { line, column, text }
     }
 
