@@ -10,16 +10,15 @@ use std::time::{Duration, Instant};
 
 use certgate_api::CertificateRequest;
 use certgate_api::certificate_request::manual::{ManualDecision, decide, decided};
-use futures_util::StreamExt as _;
+use certgate_approval::outcome::{BUILTIN_MESSAGE, BUILTIN_REASON};
+use certgate_clock::Clock;
+use certgate_runtime::{ControllerMetrics, ControllerSpec, EventSink, Launch};
+use futures_util::{FutureExt as _, StreamExt as _};
 use kube::api::{Api, PostParams};
 use kube::runtime::controller::{Action, Config, Controller};
-use kube::runtime::events::{Event, EventType, Recorder, Reporter};
+use kube::runtime::events::{Event, EventType, Reporter};
 use kube::runtime::watcher;
 use kube::{Client, Resource as _};
-
-use certgate_approval::outcome::{BUILTIN_MESSAGE, BUILTIN_REASON};
-use certgate_runtime::{ControllerMetrics, ControllerSpec, Launch};
-use futures_util::FutureExt as _;
 
 /// The controller's name, as `--controllers` and the metrics name it.
 pub const NAME: &str = "builtin-approver";
@@ -30,9 +29,44 @@ pub enum ReconcileError {
     Write { request: String, source: kube::Error },
 }
 
-struct Context {
+/// What a reconcile does to the cluster: the I/O seam, so every branch of the reconcile is
+/// tested without one.
+trait Effects: Send + Sync + 'static {
+    /// Replaces the request's status with `updated`'s (an update of the cached object: a
+    /// stale copy fails with a conflict, as upstream's update does).
+    fn update_status(
+        &self,
+        updated: &CertificateRequest,
+    ) -> impl Future<Output = Result<(), kube::Error>> + Send;
+    /// Records `event` about the request; failures are logged, not returned.
+    fn publish(&self, cr: &CertificateRequest, event: &Event) -> impl Future<Output = ()> + Send;
+}
+
+/// [`Effects`] through the API server, with events from cert-manager's reporting
+/// controller name.
+struct KubeEffects {
     client: Client,
-    recorder: Recorder,
+    events: EventSink,
+}
+
+impl Effects for KubeEffects {
+    async fn update_status(&self, updated: &CertificateRequest) -> Result<(), kube::Error> {
+        let api: Api<CertificateRequest> = Api::namespaced(
+            self.client.clone(),
+            updated.metadata.namespace.as_deref().unwrap_or_default(),
+        );
+        let name = updated.metadata.name.as_deref().unwrap_or_default();
+        api.replace_status(name, &PostParams::default(), updated).await.map(|_| ())
+    }
+
+    async fn publish(&self, cr: &CertificateRequest, event: &Event) {
+        self.events.publish(&cr.object_ref(&()), event).await;
+    }
+}
+
+struct Context<E> {
+    effects: E,
+    clock: Arc<dyn Clock>,
     metrics: Arc<ControllerMetrics>,
 }
 
@@ -47,17 +81,15 @@ pub const SPEC: ControllerSpec = ControllerSpec {
 
 /// Runs until the launch's shutdown completes.
 pub async fn run(launch: Launch) {
-    let Launch { client, settings, metrics, shutdown } = launch;
+    let Launch { client, settings, metrics, clock, shutdown } = launch;
     let api = Api::<CertificateRequest>::all(client.clone());
+    let reporter = Reporter {
+        controller: "cert-manager-certificaterequests-approver".to_owned(),
+        instance: settings.instance,
+    };
     let context = Arc::new(Context {
-        client: client.clone(),
-        recorder: Recorder::new(
-            client,
-            Reporter {
-                controller: "cert-manager-certificaterequests-approver".to_owned(),
-                instance: settings.instance,
-            },
-        ),
+        effects: KubeEffects { events: EventSink::new(client.clone(), reporter, NAME), client },
+        clock,
         metrics,
     });
     Controller::new(api, watcher::Config::default())
@@ -84,29 +116,30 @@ pub fn wants_approval(cr: &CertificateRequest) -> bool {
     })
 }
 
-async fn reconcile(
+async fn reconcile<E: Effects>(
     cr: Arc<CertificateRequest>,
-    context: Arc<Context>,
+    context: Arc<Context<E>>,
 ) -> Result<Action, ReconcileError> {
     if !wants_approval(&cr) {
         return Ok(Action::await_change());
     }
     let started = Instant::now();
-    let name = cr.metadata.name.clone().unwrap_or_default();
-    let namespace = cr.metadata.namespace.clone().unwrap_or_default();
-    let request = format!("{namespace}/{name}");
-    // A status update of the object as cached: a stale copy fails with a conflict and is
-    // retried from the newer one the watch brings, as upstream's update does.
+    let request = format!(
+        "{}/{}",
+        cr.metadata.namespace.as_deref().unwrap_or_default(),
+        cr.metadata.name.as_deref().unwrap_or_default()
+    );
     let mut updated = CertificateRequest::clone(&cr);
     // `wants_approval` checked that the request is undecided, which is all `decide` refuses.
-    let now = certgate_runtime::now_rfc3339();
+    let now = context.clock.now_rfc3339();
     if decide(&mut updated.status, ManualDecision::Approve, BUILTIN_REASON, BUILTIN_MESSAGE, &now)
         .is_err()
     {
         return Ok(Action::await_change());
     }
-    let api: Api<CertificateRequest> = Api::namespaced(context.client.clone(), &namespace);
-    api.replace_status(&name, &PostParams::default(), &updated)
+    context
+        .effects
+        .update_status(&updated)
         .await
         .map_err(|source| ReconcileError::Write { request: request.clone(), source })?;
     let event = Event {
@@ -116,19 +149,17 @@ async fn reconcile(
         action: "Approve".to_owned(),
         secondary: None,
     };
-    if let Err(err) = context.recorder.publish(&event, &cr.object_ref(&())).await {
-        tracing::warn!(controller = NAME, request = %request, error = %err, "cannot record the event");
-    }
+    context.effects.publish(&cr, &event).await;
     context.metrics.decision(NAME, "approved");
     context.metrics.reconciled(NAME, started.elapsed());
     tracing::info!(controller = NAME, request = %request, "approved");
     Ok(Action::await_change())
 }
 
-fn error_policy(
+fn error_policy<E: Effects>(
     _cr: Arc<CertificateRequest>,
     error: &ReconcileError,
-    context: Arc<Context>,
+    context: Arc<Context<E>>,
 ) -> Action {
     tracing::warn!(controller = NAME, error = %error, "reconcile failed");
     context.metrics.error(NAME);
@@ -137,14 +168,19 @@ fn error_policy(
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Mutex;
+    use std::time::UNIX_EPOCH;
+
     use certgate_api::certificate_request::{
         CertificateRequestCondition, CertificateRequestStatus,
     };
+    use certgate_clock::ManualClock;
 
     use super::*;
 
     fn with(conditions: &[(&str, &str, &str)]) -> CertificateRequest {
         let mut cr = CertificateRequest::new("request", Default::default());
+        cr.metadata.namespace = Some("payments".to_owned());
         cr.status = Some(CertificateRequestStatus {
             conditions: Some(
                 conditions
@@ -160,6 +196,106 @@ mod tests {
             ..Default::default()
         });
         cr
+    }
+
+    /// What the reconcile wrote and recorded, in order.
+    #[derive(Default)]
+    struct Recorded {
+        fail_writes: bool,
+        calls: Mutex<Vec<String>>,
+    }
+
+    impl Effects for Recorded {
+        async fn update_status(&self, updated: &CertificateRequest) -> Result<(), kube::Error> {
+            let conditions = updated.status.as_ref().and_then(|s| s.conditions.as_deref());
+            let line = conditions
+                .unwrap_or_default()
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{}={} {} at {}: {}",
+                        c.type_,
+                        c.status,
+                        c.reason.as_deref().unwrap_or_default(),
+                        c.last_transition_time.as_deref().unwrap_or_default(),
+                        c.message.as_deref().unwrap_or_default()
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+            self.calls.lock().unwrap().push(format!("update {line}"));
+            if self.fail_writes {
+                let status =
+                    kube::core::Status::failure("the object has been modified", "Conflict");
+                return Err(kube::Error::Api(Box::new(status)));
+            }
+            Ok(())
+        }
+
+        async fn publish(&self, _cr: &CertificateRequest, event: &Event) {
+            self.calls.lock().unwrap().push(format!("event {}", crate::event_line(event)));
+        }
+    }
+
+    fn context(fail_writes: bool) -> Arc<Context<Recorded>> {
+        let at = UNIX_EPOCH + Duration::from_secs(1_793_791_845);
+        Arc::new(Context {
+            effects: Recorded { fail_writes, ..Recorded::default() },
+            clock: Arc::new(ManualClock::at(at)),
+            metrics: Arc::new(ControllerMetrics::default()),
+        })
+    }
+
+    async fn calls(cr: CertificateRequest, context: &Arc<Context<Recorded>>) -> Vec<String> {
+        let action = reconcile(Arc::new(cr), Arc::clone(context)).await.unwrap();
+        assert_eq!(action, Action::await_change());
+        context.effects.calls.lock().unwrap().clone()
+    }
+
+    #[tokio::test]
+    async fn a_pending_request_is_approved_at_the_clocks_time_then_an_event_is_recorded() {
+        let context = context(false);
+        assert_eq!(
+            calls(with(&[("Ready", "False", "Pending")]), &context).await,
+            [
+                "update Ready=False Pending at : ; Approved=True cert-manager.io at \
+                 2026-11-04T11:30:45Z: Certificate request has been approved by cert-manager.io",
+                "event Normal cert-manager.io Approve: Certificate request has been approved by \
+                 cert-manager.io",
+            ]
+        );
+        assert!(context.metrics.encode().unwrap().contains("result=\"approved\"} 1"));
+    }
+
+    #[tokio::test]
+    async fn decided_and_finished_requests_are_left_alone() {
+        let context = context(false);
+        for cr in [
+            with(&[("Denied", "True", "x")]),
+            with(&[("Approved", "True", "x")]),
+            with(&[("Ready", "True", "Issued")]),
+        ] {
+            assert_eq!(calls(cr, &context).await, Vec::<String>::new());
+        }
+    }
+
+    #[tokio::test]
+    async fn a_refused_update_is_the_reconcile_error_and_records_no_event() {
+        let context = context(true);
+        let error = reconcile(Arc::new(with(&[])), Arc::clone(&context)).await.unwrap_err();
+        assert!(
+            error.to_string().starts_with(
+                "cannot approve CertificateRequest payments/request: ApiError: the object has \
+                 been modified: Conflict"
+            ),
+            "{error}"
+        );
+        assert_eq!(context.effects.calls.lock().unwrap().len(), 1, "an update, no event");
+        assert_eq!(
+            error_policy(Arc::new(with(&[])), &error, Arc::clone(&context)),
+            Action::requeue(Duration::from_secs(5))
+        );
+        assert!(context.metrics.encode().unwrap().contains("builtin-approver"));
     }
 
     #[test]

@@ -14,12 +14,47 @@
 //! The decisions themselves are pure and live in `certgate-approval` (policy review and the
 //! texts the approvers write); this crate observes, asks the core and writes back.
 //!
-//! Reconcilers are tested branch by branch with a recording `Effects` fake; the policy approver
-//! also on the wire: the exact status apply and event against a mocked API server (tower-test).
+//! Every controller here has the same shape: a reconcile over the object and a snapshot,
+//! reading time from the launch's `certgate_clock::Clock` and writing only through its own
+//! `Effects` trait (its writes, and its events as kube `Event`s), whose API-server
+//! implementation publishes events through `certgate_runtime::EventSink`. Reconcilers are
+//! tested branch by branch with a recording `Effects` fake and a `ManualClock`; the policy
+//! approver also on the wire: the exact status apply and event against a mocked API server
+//! (tower-test).
 #![forbid(unsafe_code)]
+
+use certgate_approval::outcome::EventSpec;
+use kube::runtime::events::{Event, EventType};
 
 pub mod builtin;
 pub mod live_review;
 pub mod policy_approver;
 pub mod readiness;
 pub mod world;
+
+/// The kube event for an event the approval core describes.
+fn kube_event(spec: &EventSpec) -> Event {
+    Event {
+        type_: if spec.warning { EventType::Warning } else { EventType::Normal },
+        reason: spec.reason.to_owned(),
+        note: Some(spec.note.clone()),
+        action: spec.action.to_owned(),
+        secondary: None,
+    }
+}
+
+/// A one-line account of an event, for the recording fakes of the reconcilers' tests:
+/// `<type> <reason> <action>: <note>`.
+#[cfg(test)]
+fn event_line(event: &Event) -> String {
+    format!(
+        "{} {} {}: {}",
+        match event.type_ {
+            EventType::Normal => "Normal",
+            EventType::Warning => "Warning",
+        },
+        event.reason,
+        event.action,
+        event.note.as_deref().unwrap_or_default()
+    )
+}

@@ -196,7 +196,13 @@ async fn decide_backlog(mode: AccessMode, csrs: &[Vec<u8>]) -> Duration {
         let _ = stopped.wait_for(|s| *s).await;
     });
     let settings = Settings { access: mode, ..Settings::default() };
-    let launch = Launch { client: admin, settings, metrics: Arc::clone(&metrics), shutdown };
+    let launch = Launch {
+        client: admin,
+        settings,
+        metrics: Arc::clone(&metrics),
+        clock: Arc::new(certgate_clock::SystemClock),
+        shutdown,
+    };
     let started = Instant::now();
     let running = tokio::spawn(policy_approver::run(launch));
     while decided(&metrics) < REQUESTS {

@@ -37,6 +37,7 @@ const LAYERS: &[(&str, Layer)] = &[
     ("certgate-gofmt", Layer::Library),
     ("certgate-goyaml", Layer::Library),
     ("certgate-gotemplate", Layer::Library),
+    ("certgate-clock", Layer::Library),
     ("certgate-api", Layer::Domain),
     ("certgate-pki", Layer::Domain),
     ("certgate-cel", Layer::Domain),

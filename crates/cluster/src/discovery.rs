@@ -10,8 +10,8 @@ use certgate_rbac::{DiscoveryError, KindResolver, ResolveFuture, ResolvedKind};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::APIResourceList;
 
 use crate::api_error::describe;
-use crate::clock::{Clock, SystemClock};
 use crate::ttl_cache::TtlCache;
+use certgate_clock::{Clock, SystemClock};
 
 /// How long a found kind is reused by default. Upstream keeps it for the life of the
 /// process; a bound lets a CRD that is deleted and recreated with another scope or plural

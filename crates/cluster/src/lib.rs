@@ -14,18 +14,17 @@
 //!   existing group is cached as missing for [`DEFAULT_NOT_FOUND_TTL`] (30 s); a missing group
 //!   is never cached, because its CRD may still be propagating; errors are never cached.
 //!
-//! Both caches read time from a [`Clock`], so tests move time with [`ManualClock`].
+//! Both caches read time from certgate's one `certgate_clock::Clock`, so tests move time
+//! with `ManualClock`.
 #![forbid(unsafe_code)]
 
 mod api_error;
 mod backoff;
-mod clock;
 mod discovery;
 mod sar;
 mod ttl_cache;
 
 pub use backoff::{Backoff, DEFAULT_SAR_BACKOFF};
-pub use clock::{Clock, ManualClock, SystemClock};
 pub use discovery::{
     DEFAULT_DISCOVERY_CACHE_ENTRIES, DEFAULT_FOUND_TTL, DEFAULT_NOT_FOUND_TTL,
     DiscoveryKindResolver,

@@ -15,8 +15,8 @@ use kube::api::{Api, PostParams};
 
 use crate::api_error::describe;
 use crate::backoff::{Backoff, DEFAULT_SAR_BACKOFF, random_fraction};
-use crate::clock::{Clock, SystemClock};
 use crate::ttl_cache::TtlCache;
+use certgate_clock::{Clock, SystemClock};
 
 /// How long answers are reused by default: the delegating authorizer's allow and deny TTL.
 pub const DEFAULT_SAR_TTL: Duration = Duration::from_secs(1);

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use lru::LruCache;
 
-use crate::clock::Clock;
+use certgate_clock::Clock;
 
 /// Least-recently-used eviction keeps memory bounded however many distinct keys callers
 /// send; expiry is checked on read, so stale entries cost nothing until they are evicted.
@@ -49,7 +49,7 @@ impl<K: Hash + Eq, V: Clone> TtlCache<K, V> {
         }
         // An expiry the clock cannot represent comes only from an absurd TTL: not caching
         // is the safe reading of it.
-        let Some(expires) = self.clock.now().checked_add(ttl) else { return };
+        let Some(expires) = self.clock.monotonic().checked_add(ttl) else { return };
         let mut entries = self.lock();
         if self.generation.load(Ordering::Acquire) == generation {
             entries.put(key, (value, expires));
@@ -58,7 +58,7 @@ impl<K: Hash + Eq, V: Clone> TtlCache<K, V> {
 
     /// The cached value, unless it has expired (an expired entry is dropped).
     pub(crate) fn get(&self, key: &K) -> Option<V> {
-        let now = self.clock.now();
+        let now = self.clock.monotonic();
         let mut entries = self.lock();
         match entries.get(key) {
             Some((value, expires)) if now < *expires => Some(value.clone()),
@@ -85,7 +85,7 @@ impl<K: Hash + Eq, V: Clone> TtlCache<K, V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::ManualClock;
+    use certgate_clock::ManualClock;
 
     fn cache(capacity: usize) -> (TtlCache<&'static str, u32>, Arc<ManualClock>) {
         let clock = Arc::new(ManualClock::default());

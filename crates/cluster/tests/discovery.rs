@@ -7,9 +7,8 @@ use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::time::Duration;
 
-use certgate_cluster::{
-    DEFAULT_FOUND_TTL, DEFAULT_NOT_FOUND_TTL, DiscoveryKindResolver, ManualClock,
-};
+use certgate_clock::ManualClock;
+use certgate_cluster::{DEFAULT_FOUND_TTL, DEFAULT_NOT_FOUND_TTL, DiscoveryKindResolver};
 use certgate_rbac::{KindResolver, ResolvedKind};
 use http::Method;
 use pretty_assertions::assert_eq;

@@ -9,7 +9,8 @@ use std::num::{NonZeroU32, NonZeroUsize};
 use std::sync::Arc;
 use std::time::Duration;
 
-use certgate_cluster::{Backoff, DEFAULT_SAR_BACKOFF, ManualClock, SarAccessChecker};
+use certgate_clock::ManualClock;
+use certgate_cluster::{Backoff, DEFAULT_SAR_BACKOFF, SarAccessChecker};
 use certgate_rbac::{AccessChecker, AccessDecision, AccessReview, ResourceAttributes, UserInfo};
 use http::Method;
 use pretty_assertions::assert_eq;

@@ -100,6 +100,7 @@ pub async fn run_controllers(
         client,
         settings: options.settings,
         metrics: Arc::clone(&metrics),
+        clock: Arc::new(certgate_clock::SystemClock),
         shutdown: until_stopped,
     };
     let mut running = tokio::spawn(async move { Registry::run(&controllers, launch).await });

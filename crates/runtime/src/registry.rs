@@ -13,6 +13,7 @@ use futures_util::FutureExt as _;
 use futures_util::future::{BoxFuture, Shared};
 
 use crate::metrics::ControllerMetrics;
+use certgate_clock::Clock;
 
 /// Completes when the controllers must stop; every controller holds a clone.
 pub type Shutdown = Shared<BoxFuture<'static, ()>>;
@@ -62,6 +63,8 @@ pub struct Launch {
     pub client: kube::Client,
     pub settings: Settings,
     pub metrics: Arc<ControllerMetrics>,
+    /// Where condition and event times come from.
+    pub clock: Arc<dyn Clock>,
     pub shutdown: Shutdown,
 }
 

@@ -15,12 +15,12 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::dynamic_serving::inject::{holds_newer_ca, set_ca_bundle};
-use crate::dynamic_serving::validity::rfc3339;
 use crate::dynamic_serving::{
-    Authority, CA_CRT, CaPlan, CaSecretContents, CaSecretData, CertificatePublisher, Clock,
-    GenerateError, InjectError, Leaf, SECRET_TYPE, ServingNames, TLS_CRT, TLS_KEY, WriteReason,
-    leaf_due, next_pass, plan_ca, sign_leaf,
+    Authority, CA_CRT, CaPlan, CaSecretContents, CaSecretData, CertificatePublisher, GenerateError,
+    InjectError, Leaf, SECRET_TYPE, ServingNames, TLS_CRT, TLS_KEY, WriteReason, leaf_due,
+    next_pass, plan_ca, sign_leaf,
 };
+use certgate_clock::{Clock, rfc3339};
 use k8s_openapi::ByteString;
 use k8s_openapi::api::admissionregistration::v1::{
     MutatingWebhookConfiguration, ValidatingWebhookConfiguration,

@@ -6,13 +6,14 @@
 
 use certgate_api::CertificateRequest;
 use certgate_api::certificate_request::CertificateRequestCondition;
-use certgate_approval::outcome::{EventSpec, POLICY_FIELD_MANAGER, POLICY_REASON};
+use certgate_approval::outcome::{POLICY_FIELD_MANAGER, POLICY_REASON};
+use certgate_runtime::EventSink;
 use kube::api::{Api, Patch, PatchParams};
-use kube::runtime::events::{Event, EventType, Recorder, Reporter};
+use kube::runtime::events::{Event, Reporter};
 use kube::{Client, Resource as _};
 use serde_json::json;
 
-use super::{NAME, describe};
+use super::NAME;
 
 /// What a reconcile does to the cluster: the I/O seam, so every branch of the reconcile is
 /// tested without one.
@@ -24,29 +25,22 @@ pub(crate) trait Effects: Send + Sync + 'static {
         condition: &CertificateRequestCondition,
     ) -> impl Future<Output = Result<(), kube::Error>> + Send;
     /// Records `event` about the request; failures are logged, not returned.
-    fn publish(
-        &self,
-        cr: &CertificateRequest,
-        event: &EventSpec,
-    ) -> impl Future<Output = ()> + Send;
+    fn publish(&self, cr: &CertificateRequest, event: &Event) -> impl Future<Output = ()> + Send;
 }
 
 /// [`Effects`] through the API server: server-side apply of the status, `events.k8s.io`
 /// events from reporting controller `policy.cert-manager.io`.
 pub(super) struct KubeEffects {
     client: Client,
-    recorder: Recorder,
+    events: EventSink,
 }
 
 impl KubeEffects {
     /// Writes through `client`; events name `instance` (the pod) as their reporting
     /// instance, or the reporting controller when unset.
     pub(super) fn new(client: Client, instance: Option<String>) -> Self {
-        let recorder = Recorder::new(
-            client.clone(),
-            Reporter { controller: POLICY_REASON.to_owned(), instance },
-        );
-        Self { client, recorder }
+        let reporter = Reporter { controller: POLICY_REASON.to_owned(), instance };
+        Self { events: EventSink::new(client.clone(), reporter, NAME), client }
     }
 }
 
@@ -75,16 +69,7 @@ impl Effects for KubeEffects {
         .map(|_| ())
     }
 
-    async fn publish(&self, cr: &CertificateRequest, event: &EventSpec) {
-        let event = Event {
-            type_: if event.warning { EventType::Warning } else { EventType::Normal },
-            reason: event.reason.to_owned(),
-            note: Some(event.note.clone()),
-            action: event.action.to_owned(),
-            secondary: None,
-        };
-        if let Err(err) = self.recorder.publish(&event, &cr.object_ref(&())).await {
-            tracing::warn!(controller = NAME, request = %describe(cr), error = %err, "cannot record the event");
-        }
+    async fn publish(&self, cr: &CertificateRequest, event: &Event) {
+        self.events.publish(&cr.object_ref(&()), event).await;
     }
 }

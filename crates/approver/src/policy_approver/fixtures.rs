@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use certgate_api::{CertificateRequest, CertificateRequestPolicy};
 use certgate_approval::Approver;
+use certgate_clock::ManualClock;
 use certgate_rbac::RbacObjects;
 use certgate_runtime::{ControllerMetrics, QueueTracker};
 use k8s_openapi::api::core::v1::Namespace;
@@ -65,10 +66,16 @@ pub(super) fn context_with<E: Effects>(namespaces: Vec<Namespace>, effects: E) -
         world,
         approver: Approver::new(Arc::new(certgate_cel::PolicyCel::default())),
         effects,
+        clock: Arc::new(ManualClock::at(fixed_time())),
         metrics: Arc::new(ControllerMetrics::default()),
         queue: Arc::new(QueueTracker::new(NAME)),
         failures: Mutex::default(),
     })
+}
+
+/// The time the fixtures' clock stands at: `2026-11-04T11:30:45Z`.
+pub(super) fn fixed_time() -> std::time::SystemTime {
+    std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_793_791_845)
 }
 
 /// The Namespace `payments`, labelled for the SPIFFE policy.

@@ -13,6 +13,7 @@ use certgate_api::CertificateRequest;
 use certgate_api::certificate_request::manual::decided;
 use certgate_approval::outcome;
 use certgate_approval::{Approver, PolicyEntry, Readiness, Request, ReviewOptions};
+use certgate_clock::Clock;
 use certgate_cluster::SarAccessChecker;
 use certgate_rbac::AccessChecker;
 use certgate_runtime::{AccessMode, ControllerMetrics, ControllerSpec, Launch, QueueTracker};
@@ -85,6 +86,7 @@ struct Context<E> {
     approver: Approver,
     access: Box<dyn Checkers>,
     effects: E,
+    clock: Arc<dyn Clock>,
     metrics: Arc<ControllerMetrics>,
     queue: Arc<QueueTracker<ObjectRef<CertificateRequest>>>,
     failures: Mutex<HashMap<ObjectRef<CertificateRequest>, u32>>,
@@ -105,7 +107,7 @@ Namespaces change.",
 
 /// Runs until the launch's shutdown completes.
 pub async fn run(launch: Launch) {
-    let Launch { client, settings, metrics, shutdown } = launch;
+    let Launch { client, settings, metrics, clock, shutdown } = launch;
     let (world, changes) = World::start(&client);
     let access: Box<dyn Checkers> = match settings.access {
         AccessMode::SubjectAccessReview => {
@@ -130,6 +132,7 @@ pub async fn run(launch: Launch) {
         approver: Approver::new(Arc::new(certgate_cel::PolicyCel::default())),
         access,
         effects: KubeEffects::new(client, settings.instance.clone()),
+        clock,
         metrics,
         queue,
         failures: Mutex::default(),
@@ -231,8 +234,7 @@ async fn review_and_write<E: Effects>(
         options,
     )
     .await;
-    let now = certgate_runtime::now_rfc3339();
-    let outcome = outcome::after_review(&review.outcome, &now);
+    let outcome = outcome::after_review(&review.outcome, &context.clock.now_rfc3339());
     let name = describe(cr);
     if let Some(condition) = &outcome.condition {
         context.effects.apply_condition(cr, condition).await.map_err(|source| {
@@ -243,7 +245,7 @@ async fn review_and_write<E: Effects>(
             }
         })?;
     }
-    context.effects.publish(cr, &outcome.event).await;
+    context.effects.publish(cr, &crate::kube_event(&outcome.event)).await;
     context.metrics.decision(NAME, outcome.result);
     match review.outcome {
         Ok(decision) => {

@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use certgate_api::CertificateRequest;
 use certgate_api::certificate_request::{CertificateRequestCondition, CertificateRequestStatus};
-use certgate_approval::outcome::EventSpec;
 use k8s_openapi::api::core::v1::Namespace;
 use kube::runtime::controller::Action;
+use kube::runtime::events::Event;
 
 use super::fixtures::{context_with, example_request, payments};
 use super::{Context, Effects, ReconcileError, describe, error_policy, reconcile, retry_delay};
@@ -47,15 +47,9 @@ impl Effects for Recorded {
         Ok(())
     }
 
-    async fn publish(&self, cr: &CertificateRequest, event: &EventSpec) {
-        self.calls.lock().unwrap().push(format!(
-            "event {} {} {} {}: {}",
-            describe(cr),
-            if event.warning { "Warning" } else { "Normal" },
-            event.reason,
-            event.action,
-            event.note
-        ));
+    async fn publish(&self, cr: &CertificateRequest, event: &Event) {
+        let line = format!("event {} {}", describe(cr), crate::event_line(event));
+        self.calls.lock().unwrap().push(line);
     }
 }
 

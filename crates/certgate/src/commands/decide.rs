@@ -10,7 +10,7 @@ use clap::Args;
 use kube::api::{Api, PostParams};
 
 use crate::shared::kubeconfig::KubeconfigArgs;
-use certgate_runtime::now_rfc3339;
+use certgate_clock::{Clock as _, SystemClock};
 
 /// cmctl's default reason, kept so scripts and dashboards that match it keep working.
 pub const DEFAULT_REASON: &str = "KubectlCertManager";
@@ -145,7 +145,7 @@ pub fn run(
         let namespace = args.namespace.clone().unwrap_or(default_namespace);
         let api: Api<CertificateRequest> = Api::namespaced(client, &namespace);
         let mut request = api.get(&name).await.map_err(server_error)?;
-        let now = now_rfc3339();
+        let now = SystemClock.now_rfc3339();
         decide(&mut request.status, decision, &args.reason, &message, &now)
             .map_err(|err| DecideError::Usage(err.to_string()))?;
         let updated = api

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use certgate_clock::SystemClock;
 use certgate_rbac::NO_CLUSTER;
-use certgate_webhook::dynamic_serving::{ServingNames, SystemClock, certificate_feed};
+use certgate_webhook::dynamic_serving::{ServingNames, certificate_feed};
 use certgate_webhook::logging;
 use certgate_webhook::{DevCertificates, Metrics, ServerOptions, TlsSource};
 use clap::Args;

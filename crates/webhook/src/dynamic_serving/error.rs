@@ -2,7 +2,7 @@
 
 use std::time::SystemTime;
 
-use super::validity::rfc3339;
+use certgate_clock::rfc3339;
 
 /// Why the CA Secret's contents cannot be used. certgate replaces such a CA with a new one
 /// (and logs this reason), so the remedy is part of the message only where one helps.

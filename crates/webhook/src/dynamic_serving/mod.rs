@@ -1,12 +1,12 @@
 //! Dynamic serving certificates, as cert-manager's webhook provisions its own: a CA kept in a
 //! Secret, and a short-lived serving (leaf) certificate each replica signs with it in memory.
 //!
-//! This module holds the pure parts; the Kubernetes calls and the loop live in the `certgate`
-//! binary (`commands/webhook_serving.rs`). Every decision takes the current time as an
-//! argument (or through [`Clock`]), so the tests need no sleeps.
+//! This module holds the pure parts; the Kubernetes calls and the loop live in
+//! [`crate::cluster_serving`]. Every decision takes the current time as an argument (or
+//! through `certgate_clock::Clock`), so the tests need no sleeps.
 //!
 //! - [`names`]: the serving certificate's names (`--dynamic-serving-dns-names`).
-//! - [`validity`]: validity windows, the 2/3 renewal point, RFC 3339 text for messages.
+//! - [`validity`]: validity windows and the 2/3 renewal point.
 //! - [`certs`]: defensive PEM and X.509 parsing of what a Secret holds.
 //! - [`secret`]: the CA Secret's contents, read ([`CaSecretData`]) and written
 //!   ([`CaSecretContents`]), and the [`Authority`] they describe.
@@ -20,7 +20,6 @@
 
 pub mod bundle;
 pub mod certs;
-pub mod clock;
 pub mod error;
 pub mod feed;
 pub mod generate;
@@ -32,7 +31,6 @@ pub mod schedule;
 pub mod secret;
 pub mod validity;
 
-pub use clock::{Clock, SystemClock};
 pub use error::{GenerateError, InjectError, InvalidCa, NamesError};
 pub use feed::{CertificateFeed, CertificatePublisher, certificate_feed};
 pub use leaf::{Leaf, LeafReason, leaf_due, sign_leaf};

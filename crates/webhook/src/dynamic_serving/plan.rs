@@ -11,7 +11,7 @@ use super::certs::{self, CaCertificate};
 use super::error::{GenerateError, InvalidCa};
 use super::generate::generate_ca;
 use super::secret::{Authority, CaSecretData};
-use super::validity::rfc3339;
+use certgate_clock::rfc3339;
 
 /// The decision for the CA Secret.
 #[derive(Debug)]

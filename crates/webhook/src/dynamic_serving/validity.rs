@@ -67,28 +67,6 @@ pub fn whole_seconds(time: SystemTime) -> SystemTime {
     }
 }
 
-/// RFC 3339 text in UTC, to the second, for messages (`2026-11-03T10:00:00Z`).
-pub fn rfc3339(time: SystemTime) -> String {
-    let secs = time.duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // Howard Hinnant's civil_from_days, for days since 1970-01-01 (never negative here).
-    let z = days as i64 + 719_468;
-    let era = z / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rest / 3_600,
-        rest % 3_600 / 60,
-        rest % 60
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,12 +107,5 @@ mod tests {
     #[test]
     fn negative_x509_times_count_as_the_epoch() {
         assert_eq!(Validity::from_unix(-5, 10), Validity { not_before: at(0), not_after: at(10) });
-    }
-
-    #[test]
-    fn formats_rfc3339() {
-        assert_eq!(rfc3339(at(0)), "1970-01-01T00:00:00Z");
-        assert_eq!(rfc3339(at(951_782_400)), "2000-02-29T00:00:00Z");
-        assert_eq!(rfc3339(at(1_793_791_845)), "2026-11-04T11:30:45Z");
     }
 }

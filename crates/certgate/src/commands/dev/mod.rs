@@ -177,6 +177,7 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
             client: client(&kubeconfig, None).await?,
             settings: Settings::default(),
             metrics: std::sync::Arc::new(ControllerMetrics::default()),
+            clock: std::sync::Arc::new(certgate_clock::SystemClock),
             shutdown: until_stopped(stopped),
         };
         let controllers_task = tokio::spawn({
