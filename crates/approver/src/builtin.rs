@@ -168,7 +168,6 @@ fn error_policy<E: Effects>(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Mutex;
     use std::time::UNIX_EPOCH;
 
     use certgate_api::certificate_request::{
@@ -177,6 +176,7 @@ mod tests {
     use certgate_clock::ManualClock;
 
     use super::*;
+    use crate::recorded::Recorded;
 
     fn with(conditions: &[(&str, &str, &str)]) -> CertificateRequest {
         let mut cr = CertificateRequest::new("request", Default::default());
@@ -198,13 +198,6 @@ mod tests {
         cr
     }
 
-    /// What the reconcile wrote and recorded, in order.
-    #[derive(Default)]
-    struct Recorded {
-        fail_writes: bool,
-        calls: Mutex<Vec<String>>,
-    }
-
     impl Effects for Recorded {
         async fn update_status(&self, updated: &CertificateRequest) -> Result<(), kube::Error> {
             let conditions = updated.status.as_ref().and_then(|s| s.conditions.as_deref());
@@ -223,24 +216,22 @@ mod tests {
                 })
                 .collect::<Vec<_>>()
                 .join("; ");
-            self.calls.lock().unwrap().push(format!("update {line}"));
-            if self.fail_writes {
-                let status =
-                    kube::core::Status::failure("the object has been modified", "Conflict");
-                return Err(kube::Error::Api(Box::new(status)));
-            }
-            Ok(())
+            self.write(format!("update {line}"))
         }
 
-        async fn publish(&self, _cr: &CertificateRequest, event: &Event) {
-            self.calls.lock().unwrap().push(format!("event {}", crate::event_line(event)));
+        async fn publish(&self, cr: &CertificateRequest, event: &Event) {
+            self.event(cr.metadata.name.as_deref().unwrap_or_default(), event);
         }
     }
 
     fn context(fail_writes: bool) -> Arc<Context<Recorded>> {
         let at = UNIX_EPOCH + Duration::from_secs(1_793_791_845);
         Arc::new(Context {
-            effects: Recorded { fail_writes, ..Recorded::default() },
+            effects: if fail_writes {
+                Recorded::refusing("the object has been modified", "Conflict")
+            } else {
+                Recorded::default()
+            },
             clock: Arc::new(ManualClock::at(at)),
             metrics: Arc::new(ControllerMetrics::default()),
         })
@@ -249,7 +240,7 @@ mod tests {
     async fn calls(cr: CertificateRequest, context: &Arc<Context<Recorded>>) -> Vec<String> {
         let action = reconcile(Arc::new(cr), Arc::clone(context)).await.unwrap();
         assert_eq!(action, Action::await_change());
-        context.effects.calls.lock().unwrap().clone()
+        context.effects.calls()
     }
 
     #[tokio::test]
@@ -260,7 +251,7 @@ mod tests {
             [
                 "update Ready=False Pending at : ; Approved=True cert-manager.io at \
                  2026-11-04T11:30:45Z: Certificate request has been approved by cert-manager.io",
-                "event Normal cert-manager.io Approve: Certificate request has been approved by \
+                "event request Normal cert-manager.io Approve: Certificate request has been approved by \
                  cert-manager.io",
             ]
         );
@@ -290,7 +281,7 @@ mod tests {
             ),
             "{error}"
         );
-        assert_eq!(context.effects.calls.lock().unwrap().len(), 1, "an update, no event");
+        assert_eq!(context.effects.calls().len(), 1, "an update, no event");
         assert_eq!(
             error_policy(Arc::new(with(&[])), &error, Arc::clone(&context)),
             Action::requeue(Duration::from_secs(5))

@@ -32,6 +32,9 @@ pub mod policy_approver;
 pub mod readiness;
 pub mod world;
 
+#[cfg(test)]
+mod recorded;
+
 /// The kube event for an event the approval core describes.
 fn kube_event(spec: &EventSpec) -> Event {
     Event {
@@ -41,20 +44,4 @@ fn kube_event(spec: &EventSpec) -> Event {
         action: spec.action.to_owned(),
         secondary: None,
     }
-}
-
-/// A one-line account of an event, for the recording fakes of the reconcilers' tests:
-/// `<type> <reason> <action>: <note>`.
-#[cfg(test)]
-fn event_line(event: &Event) -> String {
-    format!(
-        "{} {} {}: {}",
-        match event.type_ {
-            EventType::Normal => "Normal",
-            EventType::Warning => "Warning",
-        },
-        event.reason,
-        event.action,
-        event.note.as_deref().unwrap_or_default()
-    )
 }

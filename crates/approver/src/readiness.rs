@@ -157,21 +157,14 @@ fn error_policy<E>(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Mutex;
     use std::time::UNIX_EPOCH;
 
     use certgate_clock::ManualClock;
 
     use super::*;
+    use crate::recorded::Recorded;
 
     const DNS_POLICY: &str = include_str!("../../../examples/dns/policy.yaml");
-
-    /// What the reconcile wrote and recorded, in order.
-    #[derive(Default)]
-    struct Recorded {
-        fail_writes: bool,
-        calls: Mutex<Vec<String>>,
-    }
 
     impl Effects for Recorded {
         async fn write_ready(
@@ -179,7 +172,7 @@ mod tests {
             policy: &CertificateRequestPolicy,
             condition: &Condition,
         ) -> Result<(), kube::Error> {
-            self.calls.lock().unwrap().push(format!(
+            self.write(format!(
                 "write {} {}={} {} generation {:?} at {}: {}",
                 policy.metadata.name.as_deref().unwrap_or_default(),
                 condition.type_,
@@ -188,16 +181,11 @@ mod tests {
                 condition.observed_generation,
                 condition.last_transition_time.0,
                 condition.message
-            ));
-            if self.fail_writes {
-                let status = kube::core::Status::failure("policies are read-only", "Forbidden");
-                return Err(kube::Error::Api(Box::new(status)));
-            }
-            Ok(())
+            ))
         }
 
-        async fn publish(&self, _policy: &CertificateRequestPolicy, event: &Event) {
-            self.calls.lock().unwrap().push(format!("event {}", crate::event_line(event)));
+        async fn publish(&self, policy: &CertificateRequestPolicy, event: &Event) {
+            self.event(policy.metadata.name.as_deref().unwrap_or_default(), event);
         }
     }
 
@@ -205,7 +193,11 @@ mod tests {
         let at = UNIX_EPOCH + Duration::from_secs(1_793_791_845);
         Arc::new(Context {
             approver: Approver::new(Arc::new(certgate_cel::PolicyCel::default())),
-            effects: Recorded { fail_writes, ..Recorded::default() },
+            effects: if fail_writes {
+                Recorded::refusing("policies are read-only", "Forbidden")
+            } else {
+                Recorded::default()
+            },
             clock: Arc::new(ManualClock::at(at)),
         })
     }
@@ -222,7 +214,7 @@ mod tests {
     ) -> Vec<String> {
         let action = reconcile(Arc::new(policy), Arc::clone(context)).await.unwrap();
         assert_eq!(action, Action::requeue(RESYNC));
-        context.effects.calls.lock().unwrap().clone()
+        context.effects.calls()
     }
 
     #[tokio::test]
@@ -233,7 +225,7 @@ mod tests {
             [
                 "write namespace-local-dns Ready=True Ready generation Some(3) at \
                  2026-11-04T11:30:45Z: CertificateRequestPolicy is ready for approval evaluation",
-                "event Normal Ready Reconcile: CertificateRequestPolicy is ready for approval \
+                "event namespace-local-dns Normal Ready Reconcile: CertificateRequestPolicy is ready for approval \
                  evaluation",
             ]
         );
@@ -275,7 +267,9 @@ mod tests {
             calls[0]
         );
         assert!(
-            calls[1].starts_with(&format!("event Warning NotReady Reconcile: {prefix}")),
+            calls[1].starts_with(&format!(
+                "event namespace-local-dns Warning NotReady Reconcile: {prefix}"
+            )),
             "{}",
             calls[1]
         );
@@ -292,7 +286,7 @@ mod tests {
             ),
             "{error}"
         );
-        assert_eq!(context.effects.calls.lock().unwrap().len(), 1, "a write, no event");
+        assert_eq!(context.effects.calls().len(), 1, "a write, no event");
         assert_eq!(
             error_policy(Arc::new(dns_policy(1)), &error, context),
             Action::requeue(Duration::from_secs(5))

@@ -12,6 +12,12 @@
 //!   for CRLs and the webhook's CA.
 //!
 //! Built on them: [`decode_csr`] and [`parse_csr`] for PKCS#10 requests.
+//!
+//! One exception, on purpose: the serving certificate and key that certgate's own servers
+//! load into rustls (`certgate-serving`'s `tls` and `dev_cert`, the sandbox's transport) are
+//! read with rustls-pki-types' PEM reader, the input format rustls itself defines for its
+//! key types. Those files are the operator's, not a tenant's; everything tenants write
+//! (CSRs, CRLs, CA bundles, template input) is read here.
 #![forbid(unsafe_code)]
 
 mod asn1_string;

@@ -63,8 +63,14 @@ fn main() {
     let client_runtime =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
 
-    // Policy reviews on the server's bounded pool, as `certgate webhook` runs them.
-    let pool = Arc::new(BoundedReviewPool::new(HeavyReviewOptions::default()));
+    // Policy reviews on the server's bounded pool, as `certgate webhook` runs them, with room
+    // for every connection to wait: the default queue (4 per CPU) answers a flood of policy
+    // writes with 429, which the review pool's own tests check; this bench measures what a
+    // review costs under load, so every request must be served.
+    let pool = Arc::new(BoundedReviewPool::new(HeavyReviewOptions {
+        waiting: CONNECTIONS,
+        ..HeavyReviewOptions::default()
+    }));
     let admission = Arc::new(
         Admission::new(Arc::new(PolicyCel::default()), NoCluster, NoCluster).with_review_pool(pool),
     );

@@ -1,7 +1,7 @@
 //! The reconcile's branches, with a recording [`Effects`] fake: what it writes and records,
 //! in order, for each kind of outcome.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use certgate_api::CertificateRequest;
@@ -10,21 +10,10 @@ use k8s_openapi::api::core::v1::Namespace;
 use kube::runtime::controller::Action;
 use kube::runtime::events::Event;
 
+use crate::recorded::Recorded;
+
 use super::fixtures::{context_with, example_request, payments};
 use super::{Context, Effects, ReconcileError, describe, error_policy, reconcile, retry_delay};
-
-/// What the reconcile did, in order.
-#[derive(Default)]
-struct Recorded {
-    fail_writes: bool,
-    calls: Mutex<Vec<String>>,
-}
-
-impl Recorded {
-    fn calls(&self) -> Vec<String> {
-        self.calls.lock().unwrap().clone()
-    }
-}
 
 impl Effects for Recorded {
     async fn apply_condition(
@@ -32,30 +21,29 @@ impl Effects for Recorded {
         cr: &CertificateRequest,
         condition: &CertificateRequestCondition,
     ) -> Result<(), kube::Error> {
-        self.calls.lock().unwrap().push(format!(
+        self.write(format!(
             "apply {} {}={} {}: {}",
             describe(cr),
             condition.type_,
             condition.status,
             condition.reason.as_deref().unwrap_or_default(),
             condition.message.as_deref().unwrap_or_default()
-        ));
-        if self.fail_writes {
-            let status = kube::core::Status::failure("admission webhook denied", "Forbidden");
-            return Err(kube::Error::Api(Box::new(status)));
-        }
-        Ok(())
+        ))
     }
 
     async fn publish(&self, cr: &CertificateRequest, event: &Event) {
-        let line = format!("event {} {}", describe(cr), crate::event_line(event));
-        self.calls.lock().unwrap().push(line);
+        self.event(&describe(cr), event);
     }
 }
 
 /// The examples' DNS and SPIFFE policies (Ready) and RBAC; `namespaces` as given.
 fn context(namespaces: Vec<Namespace>, fail_writes: bool) -> Arc<Context<Recorded>> {
-    context_with(namespaces, Recorded { fail_writes, ..Recorded::default() })
+    let effects = if fail_writes {
+        Recorded::refusing("admission webhook denied", "Forbidden")
+    } else {
+        Recorded::default()
+    };
+    context_with(namespaces, effects)
 }
 
 async fn run(
