@@ -1,17 +1,77 @@
-//! The `certgate dev` harness of the end-to-end tests: a running sandbox with certgate's
-//! webhook and controllers, driven by the real `kubectl` (which must be installed: the tests
-//! fail loudly without it, they never skip).
+//! The end-to-end harness: a running API server with certgate's webhook and controllers —
+//! the sandbox (`certgate dev`) or a real kube-apiserver with etcd (`real_cluster`) — driven
+//! by the real `kubectl` (which must be installed: the tests fail loudly without it, they
+//! never skip). [`both!`] runs one test body against each (docs/real-cluster.md).
 #![allow(dead_code)]
+
+#[path = "../real_cluster/mod.rs"]
+pub mod real_cluster;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
-/// A running `certgate dev` and a kubeconfig for it.
+/// A running API server with certgate installed and an admin kubeconfig for it: `certgate
+/// dev` ([`Dev::start`]) or a real kube-apiserver ([`Dev::real`]).
 pub struct Dev {
-    child: Child,
+    backend: Backend,
     _dir: tempfile::TempDir,
     pub kubeconfig: PathBuf,
+}
+
+enum Backend {
+    /// The `certgate dev` process.
+    Sandbox(Child),
+    /// etcd, kube-apiserver, `certgate webhook` and `certgate controller`.
+    Real(Box<real_cluster::RealCluster>),
+}
+
+/// Which API server a test body runs against ([`both!`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Server {
+    Sandbox,
+    Real,
+}
+
+impl Server {
+    pub fn start(self) -> Dev {
+        self.start_with(&[])
+    }
+
+    /// The server with `certgate dev`'s `flags` (on the real server: `--controllers=LIST`
+    /// and `--no-webhook`, the others fail the test).
+    pub fn start_with(self, flags: &[&str]) -> Dev {
+        match self {
+            Server::Sandbox => Dev::start_with(flags),
+            Server::Real => Dev::real_with(flags),
+        }
+    }
+}
+
+/// `both!(fn name(server) { body })`: the body as two tests, `name::on_sandbox` and
+/// `name::on_real_server`, with `server` the [`Server`] to start
+/// (`cargo test -- on_real_server` runs the second kind only).
+#[macro_export]
+macro_rules! both {
+    ($(#[$meta:meta])* fn $name:ident($server:ident) $body:block) => {
+        $(#[$meta])*
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            fn body($server: $crate::dev_support::Server) $body
+
+            #[test]
+            fn on_sandbox() {
+                body($crate::dev_support::Server::Sandbox)
+            }
+
+            #[test]
+            fn on_real_server() {
+                body($crate::dev_support::Server::Real)
+            }
+        }
+    };
 }
 
 pub const USERS: &str =
@@ -33,7 +93,37 @@ impl Dev {
         if !flags.contains(&"--no-webhook") {
             assert!(printed.contains("certgate webhook at https://127.0.0.1:"), "{printed}");
         }
-        Dev { child, _dir: dir, kubeconfig }
+        Dev { backend: Backend::Sandbox(child), _dir: dir, kubeconfig }
+    }
+
+    /// A real kube-apiserver with certgate installed as `certgate dev` installs it.
+    pub fn real() -> Dev {
+        Dev::real_with(&[])
+    }
+
+    /// [`Dev::real`] with `certgate dev`'s `--controllers=LIST` and `--no-webhook`.
+    pub fn real_with(flags: &[&str]) -> Dev {
+        let dir = tempfile::tempdir().unwrap();
+        let cluster =
+            real_cluster::RealCluster::start(&real_cluster::Options::from_dev_flags(flags));
+        // A copy beside the files kubeconfig_for writes.
+        let kubeconfig = dir.path().join("kubeconfig");
+        std::fs::copy(&cluster.kubeconfig, &kubeconfig).unwrap();
+        Dev { backend: Backend::Real(Box::new(cluster)), _dir: dir, kubeconfig }
+    }
+
+    /// Whether this is the real API server.
+    pub fn is_real(&self) -> bool {
+        matches!(self.backend, Backend::Real(_))
+    }
+
+    /// The real server's processes' last log lines (empty for the sandbox, whose log is the
+    /// test's standard error).
+    pub fn logs(&self) -> String {
+        match &self.backend {
+            Backend::Real(cluster) => cluster.logs(),
+            Backend::Sandbox(_) => String::new(),
+        }
     }
 
     /// Runs the real kubectl with this sandbox's admin kubeconfig.
@@ -49,9 +139,10 @@ impl Dev {
         let output = self.kubectl(args, input);
         assert!(
             output.status.success(),
-            "kubectl {} failed: {}",
+            "kubectl {} failed: {}{}",
             args.join(" "),
-            String::from_utf8_lossy(&output.stderr)
+            String::from_utf8_lossy(&output.stderr),
+            self.logs()
         );
         String::from_utf8(output.stdout).unwrap()
     }
@@ -127,8 +218,11 @@ impl Dev {
 
 impl Drop for Dev {
     fn drop(&mut self) {
-        let _ = Command::new("kill").arg(self.child.id().to_string()).status();
-        let _ = self.child.wait();
+        // The real cluster stops everything when dropped, after this.
+        if let Backend::Sandbox(child) = &mut self.backend {
+            let _ = Command::new("kill").arg(child.id().to_string()).status();
+            let _ = child.wait();
+        }
     }
 }
 

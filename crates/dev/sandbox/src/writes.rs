@@ -45,10 +45,16 @@ pub(crate) async fn create(
     admission::validate(sandbox, target, requester, Operation::Create, Some(&object), None).await?;
     // Mutating webhooks may have grown it: the bound holds for what is stored or answered.
     limits::check_object_size(&object)?;
+    let name = text(&object, "/metadata/name").to_owned();
     if requester.dry_run {
+        // kube-apiserver's dry-run storage refuses a name that is taken, as the create
+        // would (409 AlreadyExists), after admission.
+        if sandbox.store.get(&key(target, &name)).is_some() {
+            let taken = StoreError::AlreadyExists(Box::new(key(target, &name)));
+            return Err(store_error(target, &name, taken));
+        }
         return Ok((StatusCode::CREATED, object));
     }
-    let name = text(&object, "/metadata/name").to_owned();
     let stored = sandbox
         .store
         .create(key(target, &name), object)
