@@ -15,6 +15,8 @@ use dev_support::*;
 
 /// Generous: the controllers react within milliseconds, but CI machines are shared.
 const DEADLINE: Duration = Duration::from_secs(60);
+/// The decision approver-policy writes for a request the DNS story's policy approves.
+const APPROVED_BY_DNS_POLICY: &str = r#"Approved=True policy.cert-manager.io: Approved by CertificateRequestPolicy: "namespace-local-dns""#;
 
 /// Polls `check` until it returns `Some`, or fails with `what` after [`DEADLINE`].
 fn eventually<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
@@ -118,7 +120,7 @@ both!(
         create_as_service_account(&dev, "ledger-tls", Some(&["ledger.legacy-payments.svc"]));
         assert_eq!(
             eventually("api-tls to be decided", || decision(&dev, "payments", "api-tls")),
-            r#"Approved=True policy.cert-manager.io: Approved by CertificateRequestPolicy: "namespace-local-dns""#
+            APPROVED_BY_DNS_POLICY
         );
         assert_eq!(
             eventually("ledger-tls to be decided", || decision(&dev, "payments", "ledger-tls")),
@@ -163,7 +165,7 @@ both!(
         ]);
         assert_eq!(
             eventually("alice-tls to be approved", || decision(&dev, "payments", "alice-tls")),
-            r#"Approved=True policy.cert-manager.io: Approved by CertificateRequestPolicy: "namespace-local-dns""#
+            APPROVED_BY_DNS_POLICY
         );
     }
 );
@@ -197,7 +199,7 @@ both!(
         ]);
         assert_eq!(
             eventually("api-tls to be approved", || decision(&dev, "payments", "api-tls")),
-            r#"Approved=True policy.cert-manager.io: Approved by CertificateRequestPolicy: "namespace-local-dns""#
+            APPROVED_BY_DNS_POLICY
         );
     }
 );

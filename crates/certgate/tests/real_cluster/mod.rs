@@ -279,12 +279,17 @@ impl RealCluster {
     /// What `certgate dev` installs in the sandbox, installed the way a cluster gets it.
     fn install(&self, options: &Options) {
         // certgate's CRDs (server-side: they are too big for kubectl's last-applied
-        // annotation) and cert-manager's issuer kinds as the sandbox's stand-ins.
+        // annotation) and cert-manager's own Issuer and ClusterIssuer CRDs, as a cluster with
+        // cert-manager has them (the sandbox registers open-schema stand-ins instead).
         let crds = Command::new(env!("CARGO_BIN_EXE_certgate")).arg("crds").output().unwrap();
         assert!(crds.status.success(), "certgate crds failed");
         let crds = String::from_utf8(crds.stdout).unwrap();
         self.ok(&["apply", "--server-side", "-f", "-"], Some(&crds));
-        self.ok(&["create", "-f", "-"], Some(ISSUER_STAND_INS));
+        let upstream = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/upstream-crds");
+        for kind in ["issuers", "clusterissuers"] {
+            let crd = upstream.join(format!("cert-manager.io_{kind}.yaml"));
+            self.ok(&["apply", "--server-side", "-f", crd.to_str().unwrap()], None);
+        }
         self.ok(
             &[
                 "wait",
@@ -440,38 +445,3 @@ fn run_kubectl(kubeconfig: &Path, args: &[&str], input: Option<&str>) -> Output 
     }
     child.wait_with_output().unwrap()
 }
-
-/// cert-manager's Issuer and ClusterIssuer as `certgate dev` registers them in the sandbox
-/// (crates/certgate/src/commands/dev/issuers.rs): open schema, status subresource.
-const ISSUER_STAND_INS: &str = r#"apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: issuers.cert-manager.io
-  labels: {app.kubernetes.io/managed-by: certgate-dev}
-spec:
-  group: cert-manager.io
-  names: {kind: Issuer, listKind: IssuerList, plural: issuers, singular: issuer, categories: [cert-manager]}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources: {status: {}}
-    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
----
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: clusterissuers.cert-manager.io
-  labels: {app.kubernetes.io/managed-by: certgate-dev}
-spec:
-  group: cert-manager.io
-  names: {kind: ClusterIssuer, listKind: ClusterIssuerList, plural: clusterissuers, singular: clusterissuer, categories: [cert-manager]}
-  scope: Cluster
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources: {status: {}}
-    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-"#;
