@@ -48,7 +48,7 @@ pub use user_rules::UserRules;
 pub const SYSTEM_MASTERS: &str = "system:masters";
 
 /// The requester, as in `SubjectAccessReview.spec` / `UserInfo`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct UserInfo {
     pub username: String,
     pub uid: String,
@@ -97,8 +97,9 @@ pub struct NonResourceAttributes {
     pub verb: String,
 }
 
-/// One access question.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// One access question. Hashable, so that answers to many questions can be looked up by
+/// the question (a review asks one per policy, and clusters have hundreds of policies).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct AccessReview {
     pub user: UserInfo,
     pub resource: ResourceAttributes,
