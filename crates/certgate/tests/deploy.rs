@@ -2,14 +2,15 @@
 //! kustomize`, keeps the hardening and least-privilege invariants, carries exactly what certgate
 //! generates (the CertificateRequestPolicy CRD of `certgate crds`, the webhooks of
 //! `certgate_webhook::registration`), and is accepted by an API server: a server-side dry run
-//! against `certgate dev` with certgate's and cert-manager's CRDs installed for real.
+//! with certgate's and cert-manager's CRDs installed for real, against `certgate dev` and a
+//! real kube-apiserver (`both!`, docs/real-cluster.md).
 //!
 //! Overlays are found by listing `deploy/overlays/`, so a new one is covered without touching
 //! this file. `UPDATE_GOLDEN=1` rewrites `deploy/base/crd.yaml` from `certgate crds`.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::Command;
 
 use certgate_webhook::registration::{self, Endpoint};
 use serde_json::{Value, json};
@@ -555,35 +556,10 @@ fn the_webhooks_are_registered_as_certgate_registers_them() {
     }
 }
 
-/// A running `certgate dev --no-webhook` and its admin kubeconfig.
-struct Sandbox {
-    child: Child,
-    _dir: tempfile::TempDir,
-    kubeconfig: PathBuf,
-}
-
-impl Sandbox {
-    fn start() -> Sandbox {
-        let dir = tempfile::tempdir().unwrap();
-        let (child, kubeconfig, _) = dev_support::spawn_dev(dir.path(), &["--no-webhook"]);
-        Sandbox { child, _dir: dir, kubeconfig }
-    }
-
-    fn ok(&self, args: &[&str], input: Option<&str>) -> String {
-        kubectl_ok(Some(&self.kubeconfig), args, input)
-    }
-}
-
-impl Drop for Sandbox {
-    fn drop(&mut self) {
-        let _ = Command::new("kill").arg(self.child.id().to_string()).status();
-        let _ = self.child.wait();
-    }
-}
-
-#[test]
-fn every_overlay_is_accepted_by_the_api_server_in_a_server_dry_run() {
-    let sandbox = Sandbox::start();
+both!(
+    fn every_overlay_is_accepted_by_the_api_server_in_a_server_dry_run(server) {
+    let dev = server.start_with(&["--no-webhook", "--controllers=-*"]);
+    let sandbox = Admin(&dev.kubeconfig);
     // What the cluster has before certgate is installed: cert-manager's CRDs. certgate's own
     // CRD and Namespace are applied for real too, as docs/install.md installs them first (a
     // dry run creates nothing, so namespaced objects need the namespace to exist).
@@ -610,7 +586,7 @@ fn every_overlay_is_accepted_by_the_api_server_in_a_server_dry_run() {
 
     for rendered in Rendered::all() {
         let output = kubectl(
-            Some(&sandbox.kubeconfig),
+            Some(sandbox.0),
             &["apply", "--dry-run=server", "-f", "-"],
             Some(&rendered.text),
         );
@@ -645,6 +621,16 @@ fn every_overlay_is_accepted_by_the_api_server_in_a_server_dry_run() {
     let configurations =
         sandbox.ok(&["get", "validatingwebhookconfigurations", "-o", "name"], None);
     assert!(!configurations.contains(POLICY_CONFIGURATION), "{configurations}");
+    }
+);
+
+/// kubectl as the API server's admin.
+struct Admin<'a>(&'a Path);
+
+impl Admin<'_> {
+    fn ok(&self, args: &[&str], input: Option<&str>) -> String {
+        kubectl_ok(Some(self.0), args, input)
+    }
 }
 
 /// A CertificateRequest as cert-manager's controller makes it from the Certificate of

@@ -1,14 +1,73 @@
-//! End to end: `certgate webhook` provisioning its own serving certificates against the
-//! sandbox API server (`certgate dev --no-webhook`), as cert-manager's webhook does with
+//! End to end: `certgate webhook` provisioning its own serving certificates against an API
+//! server without certgate's webhook (`--no-webhook`), as cert-manager's webhook does with
 //! `--dynamic-serving-*`, and injecting the CA bundle into a webhook configuration itself.
-//! No timing assertions: every condition is polled with a generous deadline.
+//! Each test runs on the sandbox and on a real kube-apiserver (`both!`,
+//! docs/real-cluster.md). No timing assertions: every condition is polled with a generous
+//! deadline.
+
+use std::path::PathBuf;
 
 mod dev_support;
 #[allow(dead_code)]
 #[path = "support/serving.rs"]
 mod serving;
 
-use serving::{Sandbox, Webhook, base64_decode, certificate_count, eventually, https_get};
+use dev_support::{Dev, Server};
+use serving::{Webhook, base64_decode, certificate_count, eventually, https_get};
+
+/// The API server the webhooks run against (no certgate webhook, no controllers), and a
+/// folder for the webhooks' logs.
+struct Cluster {
+    dev: Dev,
+    dir: tempfile::TempDir,
+}
+
+impl Cluster {
+    fn start(server: Server) -> Cluster {
+        let dev = server.start_with(&["--no-webhook", "--controllers=-*"]);
+        Cluster { dev, dir: tempfile::tempdir().unwrap() }
+    }
+
+    /// kubectl's standard output; panics when it fails.
+    fn ok(&self, args: &[&str], input: Option<&str>) -> String {
+        self.try_ok(args, input).unwrap_or_else(|err| panic!("{err}{}", self.dev.logs()))
+    }
+
+    /// kubectl's standard output, or its failure as text.
+    fn try_ok(&self, args: &[&str], input: Option<&str>) -> Result<String, String> {
+        let output = self.dev.kubectl(args, input);
+        if output.status.success() {
+            Ok(String::from_utf8(output.stdout).unwrap())
+        } else {
+            Err(format!(
+                "kubectl {} failed: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&output.stderr)
+            ))
+        }
+    }
+
+    /// `certgate webhook` with `args` and the admin kubeconfig.
+    fn webhook(&self, name: &str, args: &[&str]) -> Webhook {
+        self.webhook_as(name, &self.dev.kubeconfig, args)
+    }
+
+    /// `certgate webhook` with `args` and KUBECONFIG `kubeconfig`.
+    fn webhook_as(&self, name: &str, kubeconfig: &std::path::Path, args: &[&str]) -> Webhook {
+        Webhook::start(kubeconfig, &self.dir.path().join(format!("{name}.log")), args)
+    }
+
+    /// A kubeconfig like the admin's, authenticating with `token` instead (a bound token is
+    /// too long for `Dev::kubeconfig_for`, which names the file after the token).
+    fn kubeconfig_for(&self, name: &str, token: &str) -> PathBuf {
+        let admin = std::fs::read_to_string(&self.dev.kubeconfig).unwrap();
+        let start = admin.find("token: ").unwrap() + "token: ".len();
+        let end = start + admin[start..].find('\n').unwrap();
+        let path = self.dir.path().join(format!("kubeconfig-{name}"));
+        std::fs::write(&path, format!("{}{token}{}", &admin[..start], &admin[end..])).unwrap();
+        path
+    }
+}
 
 const NAMESPACE: &str = "certgate";
 const SECRET: &str = "certgate-webhook-ca";
@@ -47,7 +106,7 @@ fn dynamic_flags() -> Vec<&'static str> {
 }
 
 /// A Secret key, decoded; an error while the Secret or key does not exist.
-fn secret_key(sandbox: &Sandbox, key: &str) -> Result<Vec<u8>, String> {
+fn secret_key(sandbox: &Cluster, key: &str) -> Result<Vec<u8>, String> {
     let path = format!("jsonpath={{.data.{}}}", key.replace('.', "\\."));
     let encoded = sandbox.try_ok(&["get", "secret", SECRET, "-n", NAMESPACE, "-o", &path], None)?;
     if encoded.trim().is_empty() {
@@ -57,7 +116,7 @@ fn secret_key(sandbox: &Sandbox, key: &str) -> Result<Vec<u8>, String> {
 }
 
 /// The decoded caBundle of every webhook of the configuration.
-fn ca_bundles(sandbox: &Sandbox) -> Vec<Vec<u8>> {
+fn ca_bundles(sandbox: &Cluster) -> Vec<Vec<u8>> {
     let out = sandbox.ok(
         &[
             "get",
@@ -93,9 +152,9 @@ fn serves_with(webhook: &mut Webhook, bundle: &[u8]) -> Vec<u8> {
     leaf
 }
 
-#[test]
-fn webhooks_provision_their_certificates_from_one_ca_and_inject_its_bundle() {
-    let sandbox = Sandbox::start();
+both!(
+    fn webhooks_provision_their_certificates_from_one_ca_and_inject_its_bundle(server) {
+    let sandbox = Cluster::start(server);
     sandbox.ok(&["create", "namespace", NAMESPACE], None);
     let mut first = sandbox.webhook("first", &dynamic_flags());
     sandbox.ok(&["apply", "-f", "-"], Some(&configuration(first.port)));
@@ -143,11 +202,12 @@ fn webhooks_provision_their_certificates_from_one_ca_and_inject_its_bundle() {
         assert!(!logs.contains("PRIVATE KEY"), "{logs}");
         assert!(logs.contains("signed a new serving certificate"), "{logs}");
     }
-}
+    }
+);
 
-#[test]
-fn a_corrupt_secret_is_replaced_and_a_late_configuration_still_gets_the_bundle() {
-    let sandbox = Sandbox::start();
+both!(
+    fn a_corrupt_secret_is_replaced_and_a_late_configuration_still_gets_the_bundle(server) {
+    let sandbox = Cluster::start(server);
     sandbox.ok(&["create", "namespace", NAMESPACE], None);
     sandbox.ok(
         &[
@@ -195,7 +255,8 @@ fn a_corrupt_secret_is_replaced_and_a_late_configuration_still_gets_the_bundle()
         },
     );
     webhook.assert_running();
-}
+    }
+);
 
 /// The permissions docs/webhook.md lists for the mode, and nothing else.
 const RBAC: &str = "apiVersion: rbac.authorization.k8s.io/v1
@@ -232,9 +293,9 @@ roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: certgate
 subjects: [{kind: ServiceAccount, name: certgate-webhook, namespace: certgate}]
 ";
 
-#[test]
-fn the_documented_permissions_are_enough() {
-    let sandbox = Sandbox::start();
+both!(
+    fn the_documented_permissions_are_enough(server) {
+    let sandbox = Cluster::start(server);
     sandbox.ok(&["create", "namespace", NAMESPACE], None);
     sandbox.ok(&["create", "serviceaccount", "certgate-webhook", "-n", NAMESPACE], None);
     sandbox.ok(&["apply", "-f", "-"], Some(RBAC));
@@ -259,4 +320,5 @@ fn the_documented_permissions_are_enough() {
     serves_with(&mut webhook, &bundle);
     let logs = webhook.logs();
     assert!(!logs.contains("forbidden"), "{logs}");
-}
+    }
+);

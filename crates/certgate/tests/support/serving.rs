@@ -89,7 +89,7 @@ pub struct Webhook {
 }
 
 impl Webhook {
-    fn start(kubeconfig: &Path, log: &Path, args: &[&str]) -> Webhook {
+    pub fn start(kubeconfig: &Path, log: &Path, args: &[&str]) -> Webhook {
         let port = free_port();
         let listen = format!("127.0.0.1:{port}");
         let child = Command::new(env!("CARGO_BIN_EXE_certgate"))

@@ -4,10 +4,12 @@
 use std::sync::Arc;
 
 use k8s_openapi::api::admissionregistration::v1::{
-    MutatingWebhook, MutatingWebhookConfiguration, RuleWithOperations, ValidatingWebhook,
-    ValidatingWebhookConfiguration, WebhookClientConfig,
+    MatchCondition, MutatingWebhook, MutatingWebhookConfiguration, RuleWithOperations,
+    ValidatingWebhook, ValidatingWebhookConfiguration, WebhookClientConfig,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
+
+use crate::match_conditions::Condition;
 
 /// Seconds a webhook may take when `timeoutSeconds` is unset (the v1 API default).
 const DEFAULT_TIMEOUT_SECONDS: i32 = 10;
@@ -51,8 +53,8 @@ pub(crate) struct Hook {
     pub client_config: WebhookClientConfig,
     /// `reinvocationPolicy: IfNeeded` (mutating webhooks only).
     pub reinvoke_if_needed: bool,
-    /// Whether the webhook lists matchConditions (not evaluated; see docs/dispatch.md).
-    pub has_match_conditions: bool,
+    /// The webhook's matchConditions, compiled once per configuration.
+    pub match_conditions: Vec<Condition>,
 }
 
 /// The fields shared by MutatingWebhook and ValidatingWebhook.
@@ -67,7 +69,7 @@ struct CommonFields {
     timeout_seconds: Option<i32>,
     admission_review_versions: Vec<String>,
     client_config: WebhookClientConfig,
-    has_match_conditions: bool,
+    match_conditions: Vec<MatchCondition>,
 }
 
 /// MutatingWebhook and ValidatingWebhook are distinct k8s-openapi types with the same
@@ -87,7 +89,7 @@ macro_rules! common_fields_from {
                     timeout_seconds: w.timeout_seconds,
                     admission_review_versions: w.admission_review_versions,
                     client_config: w.client_config,
-                    has_match_conditions: w.match_conditions.is_some_and(|m| !m.is_empty()),
+                    match_conditions: w.match_conditions.unwrap_or_default(),
                 }
             }
         }
@@ -125,7 +127,7 @@ fn hook(
         admission_review_versions: fields.admission_review_versions,
         client_config: fields.client_config,
         reinvoke_if_needed,
-        has_match_conditions: fields.has_match_conditions,
+        match_conditions: fields.match_conditions.iter().map(Condition::compile).collect(),
     }
 }
 

@@ -10,6 +10,7 @@ mod call_error;
 mod configurations;
 mod dispatcher;
 mod join;
+mod match_conditions;
 mod matching;
 mod mutating;
 mod patch;
@@ -36,4 +37,8 @@ pub mod limits {
     pub const MAX_PATCH_OPERATIONS: usize = crate::patch::MAX_OPERATIONS;
     /// The most bytes one JSONPatch may duplicate with `copy` operations.
     pub const MAX_PATCH_COPIED_BYTES: usize = crate::patch::MAX_COPIED_BYTES;
+    /// The CEL cost one matchConditions expression may spend.
+    pub const MATCH_CONDITION_COST_LIMIT: u64 = crate::match_conditions::PER_CALL_COST_LIMIT;
+    /// The CEL cost all matchConditions of one webhook may spend on one request.
+    pub const MATCH_CONDITIONS_COST_BUDGET: u64 = crate::match_conditions::REQUEST_COST_BUDGET;
 }

@@ -68,6 +68,36 @@ impl Rejection {
         }
     }
 
+    /// `apierrors.NewForbidden(groupResource, name, err)`, what upstream answers when a
+    /// webhook's matchConditions fail to evaluate under `failurePolicy: Fail`.
+    pub(crate) fn forbidden(
+        group_resource: &str,
+        group: &str,
+        resource: &str,
+        name: &str,
+        error: &str,
+    ) -> Self {
+        let message = if name.is_empty() {
+            format!("{group_resource} is forbidden: {error}")
+        } else {
+            format!("{group_resource} {} is forbidden: {error}", quote(name))
+        };
+        // StatusDetails' fields are all `omitempty`.
+        let mut details = serde_json::Map::new();
+        for (key, value) in [("name", name), ("group", group), ("kind", resource)] {
+            if !value.is_empty() {
+                details.insert(key.to_owned(), Value::String(value.to_owned()));
+            }
+        }
+        Rejection {
+            code: 403,
+            reason: "Forbidden".to_owned(),
+            message,
+            details: Some(Value::Object(details)),
+            warnings: Vec::new(),
+        }
+    }
+
     /// `apierrors.NewInvalid(groupKind, name, [one field error])`.
     pub(crate) fn invalid(group: &str, kind: &str, name: &str, error: &FieldError) -> Self {
         let qualified = if group.is_empty() { kind.to_owned() } else { format!("{kind}.{group}") };

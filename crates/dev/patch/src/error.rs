@@ -90,6 +90,11 @@ pub enum PatchError {
     /// `force` was false (409 Conflict). Retry with `force=true` to take them over.
     #[error("{}", conflict_message(.0))]
     Conflicts(Vec<Conflict>),
+    /// An applied configuration whose keyed list repeats a key or has an item without any
+    /// key field (500 with no reason, as upstream answers), e.g.
+    /// `failed to create typed patch object (ns/name; group/version, Kind=K): .status.conditions: duplicate entries for key [type="Ready"]`.
+    #[error("{0}")]
+    TypedPatch(String),
 }
 
 impl PatchError {
@@ -104,6 +109,7 @@ impl PatchError {
             | Self::InvalidOptions(_) => 422,
             Self::StrategicMergeUnsupported => 415,
             Self::Conflicts(_) => 409,
+            Self::TypedPatch(_) => 500,
         }
     }
 
@@ -114,6 +120,8 @@ impl PatchError {
             409 => "Conflict",
             413 => "RequestEntityTooLarge",
             415 => "UnsupportedMediaType",
+            // Upstream's `StatusReasonUnknown`, which is empty and left out of the Status.
+            500 => "",
             _ => "Invalid",
         }
     }

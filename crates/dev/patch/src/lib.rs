@@ -13,11 +13,13 @@ mod body;
 mod error;
 mod fields;
 mod json;
+mod lists;
 mod merge;
 mod patch_type;
 mod prune;
 mod strategic;
 mod strategy;
+mod walk;
 
 use serde_json::Value;
 
@@ -45,7 +47,7 @@ pub fn apply_patch(
     apply: Option<&ApplyOptions>,
 ) -> Result<Value, PatchError> {
     match patch_type {
-        PatchType::Apply => apply::apply(live, body, apply),
+        PatchType::Apply => apply::apply(live, body, apply, strategy),
         // Fields a patch removed have no owner any more.
         PatchType::Json => json::apply(live, body, &JsonPatchLimits::default()).map(pruned),
         PatchType::Merge => merge::apply(live, body).map(pruned),

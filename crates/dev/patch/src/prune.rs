@@ -6,9 +6,10 @@
 //! manager would conflict on it. (Lease release is the common case: the holder clears
 //! `holderIdentity` with a patch, and the next candidate applies it.)
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::fields::{self, FieldSet};
+use crate::fields::{self, FieldPath, FieldSet};
+use crate::walk;
 
 /// Drops from every `metadata.managedFields` entry the fields `object` no longer has, and
 /// entries left owning nothing. Entries that lose nothing are kept byte for byte.
@@ -19,20 +20,24 @@ pub fn prune_managed_fields(object: &mut Value) {
     else {
         return;
     };
+    let snapshot = Value::Object(root.clone());
     let pruned: Vec<Value> =
-        entries.into_iter().filter_map(|entry| prune_entry(root, entry)).collect();
+        entries.into_iter().filter_map(|entry| prune_entry(&snapshot, entry)).collect();
     if let Some(Value::Object(metadata)) = root.get_mut("metadata") {
         metadata.insert("managedFields".to_owned(), Value::Array(pruned));
     }
 }
 
-fn prune_entry(root: &Map<String, Value>, mut entry: Value) -> Option<Value> {
+fn prune_entry(object: &Value, mut entry: Value) -> Option<Value> {
     let Some(owned) = entry.get("fieldsV1").map(fields::from_fields_v1) else {
         return Some(entry);
     };
+    // One walk for all paths: keyed list items are found through an index, not one by one.
+    let paths: Vec<&FieldPath> = owned.iter().collect();
+    let present = walk::values_at(object, &paths);
     let kept: FieldSet = owned
         .iter()
-        .filter(|path| fields::value_at(root, path).is_some_and(|value| !value.is_null()))
+        .filter(|path| present.get(path).is_some_and(|value| !value.is_null()))
         .cloned()
         .collect();
     if kept.len() == owned.len() {

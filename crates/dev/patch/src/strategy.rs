@@ -36,6 +36,14 @@ const METADATA_LISTS: &[(&[&str], ListStrategy)] = &[
     (&["metadata", "ownerReferences"], ListStrategy::MergeByKey(Cow::Borrowed("uid"))),
 ];
 
+/// The strategy of a `metadata` list, shared by every kind (custom resources included).
+pub(crate) fn metadata_list(path: &[&str]) -> ListStrategy {
+    METADATA_LISTS
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map_or(ListStrategy::Replace, |(_, s)| s.clone())
+}
+
 impl MergeStrategy for BuiltinStrategy {
     fn list(&self, path: &[&str]) -> ListStrategy {
         METADATA_LISTS

@@ -9,6 +9,7 @@ fn options(manager: &str, time: &str) -> ApplyOptions {
         force: false,
         time: time.to_owned(),
         subresource: None,
+        schema: None,
     }
 }
 

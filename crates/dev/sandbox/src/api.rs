@@ -26,18 +26,20 @@ use crate::writes::{self, Answer};
 pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
 
 pub(crate) fn key(target: &Target, name: &str) -> Key {
+    let (group, resource) = crate::storage_version::stored_under(&target.resource);
     Key {
-        group: target.resource.group.clone(),
-        resource: target.resource.plural.clone(),
+        group: group.to_owned(),
+        resource: resource.to_owned(),
         namespace: target.namespace.clone().unwrap_or_default(),
         name: name.to_owned(),
     }
 }
 
 pub(crate) fn prefix(resource: &ResourceType, namespace: Option<&str>) -> Prefix {
+    let (group, resource) = crate::storage_version::stored_under(resource);
     Prefix {
-        group: resource.group.clone(),
-        resource: resource.plural.clone(),
+        group: group.to_owned(),
+        resource: resource.to_owned(),
         namespace: namespace.map(str::to_owned),
     }
 }
@@ -93,13 +95,16 @@ pub async fn handle(
     if let Err(err) = crate::options::check(&method, target.name.is_none(), &query) {
         return refused(&method, &uri, &user, err);
     }
-    let requester =
+    let mut requester =
         Requester::new(user.clone(), is_dry_run(&query), query.get("fieldManager").cloned());
+    let content_type =
+        headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    requester.decoding = crate::options::decoding(&method, content_type, &query);
     let result = match (&method, target.name.as_deref()) {
         (&Method::POST, _) if target.resource.create_only => {
             crate::reviews::create(&sandbox, &target, &requester.user, &headers, &body)
         }
-        (_, _) if target.resource.create_only => Err(ApiError::method_not_allowed(method.as_str())),
+        (_, _) if target.resource.create_only => Err(ApiError::method_not_allowed()),
         (&Method::POST, Some(name)) if target.subresource.as_deref() == Some("token") => {
             crate::tokens::create(&sandbox, &target, name, &headers, &body)
         }
@@ -125,7 +130,7 @@ pub async fn handle(
             delete(&sandbox, &target, name, requester.clone(), &headers, &body, &query).await
         }
         (&Method::DELETE, None) => delete_collection(&sandbox, &target, &requester, &query).await,
-        _ => Err(ApiError::method_not_allowed(method.as_str())),
+        _ => Err(ApiError::method_not_allowed()),
     };
     let mut response = match result {
         Ok((status, value)) => (status, axum::Json(value)).into_response(),
@@ -238,7 +243,7 @@ fn get(store: &Store, target: &Target, name: &str) -> Answer {
     let stored = store
         .get(&key(target, name))
         .ok_or_else(|| ApiError::not_found(&target.resource.qualified_plural(), name))?;
-    Ok((StatusCode::OK, stored.object))
+    Ok((StatusCode::OK, crate::storage_version::view(&target.resource, stored.object)))
 }
 
 fn list(
@@ -251,7 +256,7 @@ fn list(
         LabelSelector::parse(query.get("labelSelector").map(String::as_str).unwrap_or_default())?;
     let fields = FieldSelector::parse(
         query.get("fieldSelector").map(String::as_str).unwrap_or_default(),
-        &target.resource.kind,
+        &target.resource,
     )?;
     let limit = query.get("limit").and_then(|l| l.parse::<usize>().ok()).filter(|l| *l > 0);
     let after = match query.get("continue").filter(|c| !c.is_empty()) {
@@ -273,11 +278,10 @@ fn list(
         items.extend(
             page.items
                 .into_iter()
-                .filter(|s| {
-                    labels.matches(s.object.pointer("/metadata/labels"))
-                        && fields.matches(&s.object)
-                })
-                .map(|s| s.object),
+                .map(|s| crate::storage_version::view(&target.resource, s.object))
+                .filter(|object| {
+                    labels.matches(object.pointer("/metadata/labels")) && fields.matches(object)
+                }),
         );
         if !more || limit.is_none_or(|l| items.len() >= l) {
             break;
@@ -286,8 +290,11 @@ fn list(
     let mut metadata = json!({"resourceVersion": revision.to_string()});
     if more && let Some(last) = cursor {
         metadata["continue"] = json!(encode_continue(&last));
+    } else if target.resource.is_custom() {
+        // kube-apiserver's unstructured lists (custom resources) always carry `continue`.
+        metadata["continue"] = json!("");
     }
-    let list = json!({
+    let mut list = json!({
         "apiVersion": target.resource.group_version(),
         "kind": target.resource.list_kind,
         "metadata": metadata,
@@ -295,6 +302,9 @@ fn list(
     });
     if crate::table::wanted(headers) {
         return Ok((StatusCode::OK, crate::table::from_list(&target.resource, &list)));
+    }
+    if !target.resource.is_custom() {
+        without_item_kinds(&mut list);
     }
     Ok((StatusCode::OK, list))
 }
@@ -317,12 +327,7 @@ fn decode_continue(target: &Target, token: &str) -> Result<Key, ApiError> {
         base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(token).map_err(|_| invalid())?;
     let (namespace, name): (String, String) =
         serde_json::from_slice(&raw).map_err(|_| invalid())?;
-    Ok(Key {
-        group: target.resource.group.clone(),
-        resource: target.resource.plural.clone(),
-        namespace,
-        name,
-    })
+    Ok(Key { namespace, name, ..key(target, "") })
 }
 
 async fn create(
@@ -333,7 +338,7 @@ async fn create(
     body: &[u8],
 ) -> Answer {
     if target.subresource.is_some() {
-        return Err(ApiError::method_not_allowed("POST"));
+        return Err(ApiError::method_not_allowed());
     }
     writes::create(sandbox, target, requester, parse_body(headers, body)?).await
 }
@@ -377,9 +382,8 @@ async fn patch(
 ) -> Answer {
     let content_type =
         headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
-    let patch_type = certgate_patch::PatchType::from_content_type(content_type).ok_or_else(|| {
-        ApiError::new(415, "UnsupportedMediaType", format!("the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml (got {content_type:?})"))
-    })?;
+    let patch_type = certgate_patch::PatchType::from_content_type(content_type)
+        .ok_or_else(ApiError::unsupported_patch_type)?;
     if body.len() > MAX_BODY_BYTES {
         return Err(body_too_large());
     }
@@ -407,7 +411,31 @@ async fn delete(
     if let Some(dry_run) = options.get("dryRun").and_then(Value::as_array) {
         requester.dry_run |= dry_run.iter().any(|d| d == "All");
     }
-    writes::delete(sandbox, target, name, &requester, &preconditions).await
+    let (code, object) = writes::delete(sandbox, target, name, &requester, &preconditions).await?;
+    if object.pointer("/metadata/deletionTimestamp").is_some() {
+        // Still there (finalizers, a namespace terminating): the object, as upstream.
+        return Ok((code, object));
+    }
+    Ok((code, deleted_status(target, name, &object)))
+}
+
+/// What kube-apiserver answers for an object deleted at once (dry runs included): a
+/// `Success` Status naming it (`details.kind` is the resource, as upstream), not the object.
+fn deleted_status(target: &Target, name: &str, object: &Value) -> Value {
+    let mut details = json!({"name": name, "kind": target.resource.plural});
+    if !target.resource.group.is_empty() {
+        details["group"] = json!(target.resource.group);
+    }
+    if let Some(uid) = object.pointer("/metadata/uid") {
+        details["uid"] = uid.clone();
+    }
+    json!({
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Success",
+        "details": details,
+    })
 }
 
 async fn delete_collection(
@@ -445,6 +473,17 @@ async fn delete_collection(
             "items": deleted,
         }),
     ))
+}
+
+/// A built-in kind's list as kube-apiserver encodes its typed lists: the items carry no
+/// `apiVersion` and `kind` (only the list does); custom resources' items keep theirs.
+fn without_item_kinds(list: &mut Value) {
+    if let Some(items) = list.get_mut("items").and_then(Value::as_array_mut) {
+        for item in items.iter_mut().filter_map(Value::as_object_mut) {
+            item.remove("apiVersion");
+            item.remove("kind");
+        }
+    }
 }
 
 /// Streams a response body from JSON lines.

@@ -96,7 +96,12 @@ pub fn before_update(target: &Target, new: &mut Value) {
 
 /// Validation of the object for its kind, after mutating admission: CRDs must be servable,
 /// custom resources are defaulted, pruned and validated against their schema.
-pub fn validate(sandbox: &Sandbox, target: &Target, object: &mut Value) -> Result<(), ApiError> {
+pub fn validate(
+    sandbox: &Sandbox,
+    target: &Target,
+    object: &mut Value,
+    old: Option<&Value>,
+) -> Result<(), ApiError> {
     if is_crd(target) {
         resources::from_crd(object).map_err(|err| {
             ApiError::new(
@@ -108,10 +113,13 @@ pub fn validate(sandbox: &Sandbox, target: &Target, object: &mut Value) -> Resul
                 ),
             )
         })?;
-        return Ok(());
+        return crate::crd_rules::check(object);
     }
     if target.resource.is_custom() {
-        return sandbox.schemas.validate(&target.resource, object);
+        return sandbox.schemas.validate(&target.resource, object, old);
+    }
+    if old.is_none() {
+        crate::event_validation::validate_create(&target.resource, object)?;
     }
     crate::builtin_validation::validate(target, object)
 }

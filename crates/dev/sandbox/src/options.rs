@@ -145,6 +145,40 @@ fn write_options(kind: &str, query: &HashMap<String, String>) -> Result<(), ApiE
     invalid(kind, &errors)
 }
 
+/// `fieldValidation`: what the API server does with fields a kind does not declare.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FieldValidation {
+    /// Drop them silently.
+    Ignore,
+    /// Drop them and warn, one `Warning` per field: the API server's default (an absent
+    /// or empty parameter).
+    #[default]
+    Warn,
+    /// Refuse the request (kubectl's default).
+    Strict,
+}
+
+/// How a write's body was decoded: its `fieldValidation`, and the patch type of a PATCH
+/// (whose unknown fields the API server reports on the patched object).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Decoding {
+    pub field_validation: FieldValidation,
+    pub patch: Option<certgate_patch::PatchType>,
+}
+
+/// The [`Decoding`] of a request whose options [`check`] accepted.
+pub fn decoding(method: &Method, content_type: &str, query: &HashMap<String, String>) -> Decoding {
+    let field_validation = match query.get("fieldValidation").map(String::as_str) {
+        Some("Strict") => FieldValidation::Strict,
+        Some("Ignore") => FieldValidation::Ignore,
+        _ => FieldValidation::Warn,
+    };
+    let patch = (*method == Method::PATCH)
+        .then(|| certgate_patch::PatchType::from_content_type(content_type))
+        .flatten();
+    Decoding { field_validation, patch }
+}
+
 /// `ValidateFieldManager`: at most 128 bytes, printable characters only.
 pub fn field_manager_problems(manager: &str) -> Vec<FieldError> {
     let path = Path::new("fieldManager");

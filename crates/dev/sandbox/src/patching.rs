@@ -42,6 +42,8 @@ pub async fn patch(
         force,
         time: crate::objects::now(),
         subresource: target.subresource.clone(),
+        // Keyed lists and sets of a custom resource merge item by item.
+        schema: target.resource.schema.clone(),
     });
     let strategy = certgate_patch::builtin_strategy(&target.resource.group, &target.resource.kind);
     if sandbox.store.get(&key(target, name)).is_none() {

@@ -12,13 +12,21 @@ pub struct Requester {
     pub dry_run: bool,
     /// `fieldManager`, passed to admission webhooks in the request options.
     pub field_manager: Option<String>,
+    /// `fieldValidation` and patch type, for unknown fields (`crate::unknown_fields`).
+    pub decoding: crate::options::Decoding,
     /// Warnings for the client (admission webhooks'), sent as `Warning` headers.
     warnings: Arc<Mutex<Vec<String>>>,
 }
 
 impl Requester {
     pub fn new(user: UserInfo, dry_run: bool, field_manager: Option<String>) -> Requester {
-        Requester { user, dry_run, field_manager, warnings: Arc::default() }
+        Requester {
+            user,
+            dry_run,
+            field_manager,
+            decoding: crate::options::Decoding::default(),
+            warnings: Arc::default(),
+        }
     }
 
     /// The sandbox acting on its own behalf (installing built-in objects, terminating

@@ -31,6 +31,9 @@ pub struct ResourceType {
     pub schema: Option<Value>,
     /// A CRD version's `additionalPrinterColumns`, as written in the CRD.
     pub printer_columns: Vec<Value>,
+    /// A CRD version's `selectableFields`, as field selector paths (`spec.issuerRef.name`:
+    /// the `jsonPath` without its leading dot).
+    pub selectable_fields: Vec<String>,
     /// A review (SubjectAccessReview, TokenReview, ...): answers `create` only and is never
     /// stored.
     pub create_only: bool,
@@ -215,6 +218,7 @@ pub fn builtins() -> Vec<ResourceType> {
             status_subresource: b.status,
             schema: None,
             printer_columns: Vec::new(),
+            selectable_fields: Vec::new(),
             create_only: b.create_only,
         })
         .collect()
@@ -226,6 +230,20 @@ pub fn builtins() -> Vec<ResourceType> {
 pub struct CrdError {
     pub name: String,
     pub reason: String,
+}
+
+/// A CRD version's `selectableFields[].jsonPath` (`.spec.x`) as field selector paths
+/// (`spec.x`). The CRD's validation admitted only simple paths to string, boolean and
+/// integer fields.
+fn selectable_fields(version: &Value) -> Vec<String> {
+    version
+        .get("selectableFields")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|field| field.get("jsonPath").and_then(Value::as_str))
+        .map(|path| path.strip_prefix('.').unwrap_or(path).to_owned())
+        .collect()
 }
 
 /// The resources a CustomResourceDefinition serves: one per served version.
@@ -282,6 +300,7 @@ pub fn from_crd(crd: &Value) -> Result<Vec<ResourceType>, CrdError> {
                 .and_then(Value::as_array)
                 .cloned()
                 .unwrap_or_default(),
+            selectable_fields: selectable_fields(v),
             create_only: false,
         })
         .collect();

@@ -6,6 +6,8 @@ use serde_json::Value;
 
 use crate::status::ApiError;
 
+pub(crate) use crate::field_selectors::FieldSelector;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Requirement {
     Equals(String, String),
@@ -21,7 +23,7 @@ enum Requirement {
 pub struct LabelSelector(Vec<Requirement>);
 
 /// Splits on commas outside parentheses.
-fn terms(text: &str) -> Vec<&str> {
+pub(crate) fn terms(text: &str) -> Vec<&str> {
     let mut terms = Vec::new();
     let (mut depth, mut start) = (0usize, 0usize);
     for (i, c) in text.char_indices() {
@@ -134,78 +136,6 @@ fn split_set(term: &str, operator: &str) -> Option<(String, String)> {
     Some((key.trim().to_owned(), values.to_owned()))
 }
 
-/// Fields every kind can be selected by.
-const COMMON_FIELDS: [&str; 2] = ["metadata.name", "metadata.namespace"];
-
-/// Further fields some kinds can be selected by, as the API server registers them.
-fn kind_fields(kind: &str) -> &'static [&'static str] {
-    match kind {
-        "Event" => &[
-            "involvedObject.kind",
-            "involvedObject.namespace",
-            "involvedObject.name",
-            "involvedObject.uid",
-            "involvedObject.apiVersion",
-            "involvedObject.resourceVersion",
-            "involvedObject.fieldPath",
-            "reason",
-            "reportingComponent",
-            "source",
-            "type",
-        ],
-        "Secret" => &["type"],
-        "Namespace" => &["status.phase"],
-        _ => &[],
-    }
-}
-
-/// A parsed field selector over the fields the kind supports: `metadata.name`,
-/// `metadata.namespace`, and per kind e.g. an Event's `involvedObject.*`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FieldSelector(Vec<(String, bool, String)>);
-
-impl FieldSelector {
-    pub fn parse(text: &str, kind: &str) -> Result<Self, ApiError> {
-        let mut requirements = Vec::new();
-        for term in terms(text) {
-            let (field, equal, value) = if let Some((f, v)) = term.split_once("!=") {
-                (f, false, v)
-            } else if let Some((f, v)) = term.split_once("==").or_else(|| term.split_once('=')) {
-                (f, true, v)
-            } else {
-                return Err(ApiError::bad_request(format!(
-                    "invalid selector: '{text}'; can't understand '{term}'"
-                )));
-            };
-            let field = field.trim();
-            if !COMMON_FIELDS.contains(&field) && !kind_fields(kind).contains(&field) {
-                let known: Vec<String> = COMMON_FIELDS
-                    .iter()
-                    .chain(kind_fields(kind))
-                    .map(|f| format!("\"{f}\""))
-                    .collect();
-                return Err(ApiError::bad_request(format!(
-                    "\"{field}\" is not a known field selector: only {}",
-                    known.join(", ")
-                ))
-                .with_details(serde_json::json!({"kind": kind})));
-            }
-            requirements.push((field.to_owned(), equal, value.trim().to_owned()));
-        }
-        Ok(FieldSelector(requirements))
-    }
-
-    pub fn matches(&self, object: &Value) -> bool {
-        self.0.iter().all(|(field, equal, value)| {
-            // `source` selects an Event's `source.component`.
-            let path = if field == "source" { "source.component" } else { field.as_str() };
-            let pointer = format!("/{}", path.replace('.', "/"));
-            let actual = object.pointer(&pointer).and_then(Value::as_str).unwrap_or_default();
-            (actual == value) == *equal
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,29 +156,5 @@ mod tests {
         assert!(matches("tier in (front),app"));
         assert!(!LabelSelector::parse("app=web").unwrap().matches(None));
         assert!(LabelSelector::parse("!app").unwrap().matches(None));
-    }
-
-    #[test]
-    fn events_are_selected_by_their_involved_object() {
-        let event = json!({"metadata": {"name": "e"}, "involvedObject": {"kind": "ConfigMap", "name": "demo"}, "source": {"component": "x"}});
-        let parse = |s: &str| FieldSelector::parse(s, "Event").unwrap();
-        assert!(parse("involvedObject.kind=ConfigMap,involvedObject.name=demo").matches(&event));
-        assert!(parse("source=x").matches(&event));
-        assert!(!parse("involvedObject.name=other").matches(&event));
-    }
-
-    #[test]
-    fn field_selectors_take_name_and_namespace_only() {
-        let object = json!({"metadata": {"name": "a", "namespace": "ns"}});
-        let parse = |s: &str| FieldSelector::parse(s, "ConfigMap");
-        assert!(parse("metadata.name=a").unwrap().matches(&object));
-        assert!(parse("metadata.namespace!=other,metadata.name==a").unwrap().matches(&object));
-        assert!(!parse("metadata.name=b").unwrap().matches(&object));
-        let err = parse("spec.x=1").unwrap_err();
-        assert_eq!(err.code, 400);
-        assert_eq!(
-            err.message,
-            "\"spec.x\" is not a known field selector: only \"metadata.name\", \"metadata.namespace\""
-        );
     }
 }

@@ -37,9 +37,10 @@ impl ApiError {
             .with_details(json!({"name": name, "kind": short_kind(qualified_plural), "group": group_of(qualified_plural)}))
     }
 
-    /// A path that names no served resource.
+    /// A path that names no served resource (with empty details, as kube-apiserver sends it).
     pub fn no_route() -> Self {
         ApiError::new(404, "NotFound", "the server could not find the requested resource")
+            .with_details(json!({}))
     }
 
     /// 422 `<Kind>.<group> "<name>" is invalid: <aggregate>`, as `errors.NewInvalid` words
@@ -68,12 +69,20 @@ impl ApiError {
         ApiError::new(400, "BadRequest", message)
     }
 
-    pub fn method_not_allowed(method: &str) -> Self {
+    /// 405 as kube-apiserver words it: the method is not named, the details are empty.
+    pub fn method_not_allowed() -> Self {
         ApiError::new(
             405,
             "MethodNotAllowed",
-            format!("the server does not allow this method on the requested resource ({method})"),
+            "the server does not allow this method on the requested resource",
         )
+        .with_details(json!({}))
+    }
+
+    /// 415 for a PATCH whose Content-Type is no patch type, as kube-apiserver words it.
+    pub fn unsupported_patch_type() -> Self {
+        ApiError::new(415, "UnsupportedMediaType", "415: Unsupported Media Type")
+            .with_details(json!({}))
     }
 
     pub fn body(&self) -> Value {
@@ -93,7 +102,7 @@ impl ApiError {
             fields.remove("reason");
         }
         if let Some(details) = &self.details {
-            status["details"] = (**details).clone();
+            status["details"] = without_empty_fields((**details).clone());
         }
         status
     }
@@ -108,6 +117,22 @@ impl From<certgate_access::StatusError> for ApiError {
             details: status.details.map(Box::new),
         }
     }
+}
+
+/// `StatusDetails` as the API server serializes it: every field is `omitempty`, so an empty
+/// `group` (the core group), `name`, `kind` or `uid`, no `causes` and a zero
+/// `retryAfterSeconds` are left out (`{"name":"x","kind":"configmaps"}`).
+fn without_empty_fields(mut details: Value) -> Value {
+    if let Some(fields) = details.as_object_mut() {
+        fields.retain(|_, value| match value {
+            Value::String(text) => !text.is_empty(),
+            Value::Array(items) => !items.is_empty(),
+            Value::Number(number) => number.as_u64() != Some(0),
+            Value::Null => false,
+            _ => true,
+        });
+    }
+    details
 }
 
 fn short_kind(qualified_plural: &str) -> &str {
@@ -130,5 +155,41 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let code = StatusCode::from_u16(self.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         (code, axum::Json(self.body())).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn details_leave_out_empty_fields_as_the_api_server_does() {
+        // kube-apiserver: {"name":"nope","kind":"configmaps"} for the core group.
+        let core = ApiError::not_found("configmaps", "nope").body();
+        assert_eq!(core["details"], json!({"name": "nope", "kind": "configmaps"}));
+        let custom = ApiError::not_found("widgets.example.com", "w").body();
+        assert_eq!(
+            custom["details"],
+            json!({"name": "w", "group": "example.com", "kind": "widgets"})
+        );
+        // 404 for no route, 405 and a PATCH's 415 carry empty details upstream.
+        assert_eq!(ApiError::method_not_allowed().body()["details"], json!({}));
+        assert_eq!(ApiError::no_route().body()["details"], json!({}));
+        assert_eq!(
+            ApiError::unsupported_patch_type().body()["message"],
+            "415: Unsupported Media Type"
+        );
+        let no_causes = ApiError::invalid(
+            "Widget.example.com",
+            "example.com",
+            "Widget",
+            "w",
+            "x",
+            Some(vec![]),
+        );
+        assert_eq!(
+            no_causes.body()["details"],
+            json!({"name": "w", "group": "example.com", "kind": "Widget"})
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! Server-side printing: `kubectl get` asks for a `meta.k8s.io/v1` Table and prints its
 //! columns. Every kind gets Name and Age (and Namespace is added by kubectl for `-A`);
-//! custom resources get their CRD's `additionalPrinterColumns` too.
+//! some built-in kinds get their columns from `builtin_columns`, custom resources their
+//! CRD's `additionalPrinterColumns`.
 
 use axum::http::{HeaderMap, header};
 use serde_json::{Value, json};
@@ -34,6 +35,15 @@ fn columns(resource: &ResourceType) -> Vec<Value> {
     let mut columns = vec![
         json!({"name": "Name", "type": "string", "format": "name", "description": "Name must be unique within a namespace.", "priority": 0}),
     ];
+    for column in crate::builtin_columns::of(resource) {
+        columns.push(json!({
+            "name": column.name,
+            "type": column.kind,
+            "format": "",
+            "description": column.description,
+            "priority": 0,
+        }));
+    }
     for column in &resource.printer_columns {
         if column.get("name").and_then(Value::as_str) == Some("Age") {
             continue;
@@ -53,6 +63,7 @@ fn columns(resource: &ResourceType) -> Vec<Value> {
 fn row(resource: &ResourceType, object: &Value) -> Value {
     let text = |p: &str| object.pointer(p).and_then(Value::as_str).unwrap_or_default().to_owned();
     let mut cells = vec![json!(text("/metadata/name"))];
+    cells.extend(crate::builtin_columns::of(resource).iter().map(|column| (column.cell)(object)));
     for column in &resource.printer_columns {
         if column.get("name").and_then(Value::as_str) == Some("Age") {
             continue;
@@ -105,4 +116,39 @@ pub fn from_object(resource: &ResourceType, object: &Value) -> Value {
         "columnDefinitions": columns(resource),
         "rows": [row(resource, object)],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resources::builtins;
+
+    fn resource(plural: &str) -> ResourceType {
+        builtins().into_iter().find(|r| r.group.is_empty() && r.plural == plural).unwrap()
+    }
+
+    fn names(table: &Value) -> Vec<&str> {
+        table["columnDefinitions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].as_str().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn built_in_kinds_show_their_columns_between_name_and_age() {
+        let ns = json!({"metadata": {"name": "payments"}, "status": {"phase": "Active"}});
+        let table = from_object(&resource("namespaces"), &ns);
+        assert_eq!(names(&table), ["Name", "Status", "Age"]);
+        assert_eq!(
+            table["rows"][0]["cells"].as_array().unwrap()[..2],
+            [json!("payments"), json!("Active")]
+        );
+        let list = json!({"items": [{"metadata": {"name": "cm"}, "data": {"a": "1"}}]});
+        let table = from_list(&resource("configmaps"), &list);
+        assert_eq!(names(&table), ["Name", "Data", "Age"]);
+        assert_eq!(table["rows"][0]["cells"].as_array().unwrap()[..2], [json!("cm"), json!(1)]);
+        assert_eq!(names(&from_list(&resource("events"), &list)), ["Name", "Age"]);
+    }
 }

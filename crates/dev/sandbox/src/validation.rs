@@ -15,7 +15,7 @@ type ResourceId = (String, String, String);
 
 /// Compiled schemas by (group, version, plural) and the schema text they came from
 /// (`certgate-schema`: pruning, defaults, types, formats, bounds, patterns, enums, list
-/// types, junctors; docs/schema.md).
+/// types, junctors, CEL rules; docs/schema.md).
 #[derive(Default)]
 pub struct Schemas {
     compiled: RwLock<HashMap<ResourceId, (Value, Arc<Schema>)>>,
@@ -44,12 +44,18 @@ impl Schemas {
         Ok(schema)
     }
 
-    /// Prunes, defaults and validates `object`; a 422 Invalid error in the API server's
-    /// format when it breaks the schema.
-    pub fn validate(&self, resource: &ResourceType, object: &mut Value) -> Result<(), ApiError> {
+    /// Prunes, defaults and validates `object` (with the transition rules against `old`
+    /// on updates); a 422 Invalid error in the API server's format when it breaks the
+    /// schema or its `x-kubernetes-validations`.
+    pub fn validate(
+        &self,
+        resource: &ResourceType,
+        object: &mut Value,
+        old: Option<&Value>,
+    ) -> Result<(), ApiError> {
         let Some(text) = &resource.schema else { return Ok(()) };
         let schema = self.get(resource, text)?;
-        let errors = schema.validate(object);
+        let errors = schema.validate_update(object, old).errors;
         if errors.is_empty() {
             return Ok(());
         }
@@ -62,5 +68,15 @@ impl Schemas {
             "kind": resource.kind,
             "causes": certgate_schema::causes(&errors),
         })))
+    }
+
+    /// The fields of `object` its schema does not declare (`spec.items[0].x`), sorted.
+    pub fn unknown_fields(
+        &self,
+        resource: &ResourceType,
+        object: &Value,
+    ) -> Result<Vec<String>, ApiError> {
+        let Some(text) = &resource.schema else { return Ok(Vec::new()) };
+        Ok(self.get(resource, text)?.unknown_fields(object))
     }
 }

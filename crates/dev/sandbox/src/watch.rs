@@ -9,12 +9,13 @@ use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::response::{IntoResponse, Response};
-use certgate_store::{Change, StoreError, Stored, Watch};
+use certgate_store::{StoreError, Stored, Watch};
 use serde_json::{Value, json};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use crate::api::{json_line, prefix, store_error, stream_response};
 use crate::resources::ResourceType;
+use crate::selection_edge::{View, decide};
 use crate::selectors::{FieldSelector, LabelSelector};
 use crate::server::Sandbox;
 use crate::status::ApiError;
@@ -38,7 +39,7 @@ pub async fn serve(
     };
     let fields = match FieldSelector::parse(
         query.get("fieldSelector").map(String::as_str).unwrap_or_default(),
-        &target.resource.kind,
+        &target.resource,
     ) {
         Ok(f) => f,
         Err(err) => return err.into_response(),
@@ -90,6 +91,7 @@ pub async fn serve(
         timeout,
         grace: SLOW_WATCHER_GRACE,
         resource: target.resource.clone(),
+        view: crate::storage_version::view_of(&target.resource),
         selected: Box::new(move |object: &Value| {
             labels.matches(object.pointer("/metadata/labels")) && fields.matches(object)
         }),
@@ -218,6 +220,8 @@ struct Pump {
     timeout: Duration,
     grace: Duration,
     resource: ResourceType,
+    /// What the watcher's resource version shows of a stored object.
+    view: View,
     selected: Box<dyn Fn(&Value) -> bool + Send>,
 }
 
@@ -237,11 +241,12 @@ impl Pump {
     }
 
     async fn send_all(self, outbox: &Outbox) -> Stop {
-        let Pump { mut watch, initial, after, grace, selected, resource, .. } = self;
+        let Pump { mut watch, initial, after, grace, selected, resource, view, .. } = self;
         // Dropping each shared object once it is sent lets the store free those deleted since.
         for stored in initial {
-            if selected(&stored.object)
-                && let Err(stop) = outbox.send(event("ADDED", &stored), grace).await
+            let object = view(&stored.object);
+            if selected(&object)
+                && let Err(stop) = outbox.send(event("ADDED", &object), grace).await
             {
                 return stop;
             }
@@ -262,18 +267,14 @@ impl Pump {
                 () = &mut deadline => return Stop::Ended,
                 _ = ticker.tick(), if self.bookmarks => bookmark(&resource, last, None),
                 () = outbox.lines.closed() => return Stop::Gone,
-                change = watch.next() => match change {
+                change = watch.next_event() => match change {
                     Ok(change) => {
-                        let (kind, stored) = match &change {
-                            Change::Added(s) => ("ADDED", s),
-                            Change::Modified(s) => ("MODIFIED", s),
-                            Change::Deleted(s) => ("DELETED", s),
-                        };
-                        last = stored.revision;
-                        if !selected(&stored.object) {
-                            continue;
+                        last = change.change.revision();
+                        // At the selection's edge an update is an ADDED or a DELETED.
+                        match decide(&change, view, &*selected) {
+                            Some((kind, object)) => event(kind, &object),
+                            None => continue,
                         }
-                        event(kind, stored)
                     }
                     Err(err) => {
                         let status = match err {
@@ -294,12 +295,12 @@ impl Pump {
 
 /// `{"type": KIND, "object": OBJECT}` and a newline, serialized straight from the stored
 /// object (no intermediate copy of it).
-fn event(kind: &str, stored: &Stored) -> Bytes {
+fn event(kind: &str, object: &Value) -> Bytes {
     let mut line = Vec::with_capacity(64);
     line.extend_from_slice(b"{\"type\":\"");
     line.extend_from_slice(kind.as_bytes());
     line.extend_from_slice(b"\",\"object\":");
-    if serde_json::to_writer(&mut line, &stored.object).is_err() {
+    if serde_json::to_writer(&mut line, object).is_err() {
         line.extend_from_slice(b"null");
     }
     line.extend_from_slice(b"}\n");
@@ -378,6 +379,7 @@ mod tests {
             status_subresource: false,
             schema: None,
             printer_columns: Vec::new(),
+            selectable_fields: Vec::new(),
             create_only: false,
         }
     }
@@ -416,6 +418,7 @@ mod tests {
             timeout: Duration::from_secs(3600),
             grace,
             resource: configmaps(),
+            view: crate::selection_edge::as_stored,
             selected: Box::new(|_| true),
         }
     }

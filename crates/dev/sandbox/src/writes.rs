@@ -19,7 +19,7 @@ use crate::requester::Requester;
 use crate::server::Sandbox;
 use crate::status::ApiError;
 use crate::target::Target;
-use crate::{lifecycle, limits, object_meta, typed_fields};
+use crate::{lifecycle, limits, object_meta, storage_version, typed_fields};
 
 /// How often a write is recomputed when another write lands between its read and write.
 const ATTEMPTS: usize = 5;
@@ -35,13 +35,14 @@ pub(crate) async fn create(
 ) -> Answer {
     objects::decode_create(&mut object, &target.resource, target.namespace.as_deref())?;
     typed_fields::check(&object, &target.resource)?;
+    crate::unknown_fields::check(sandbox, target, requester, &object)?;
     limits::check_object_size(&object)?;
     lifecycle::before_create(sandbox, target, &mut object)?;
     let mut object =
         admission::mutate(sandbox, target, requester, Operation::Create, object, None).await?;
     objects::fill_create(&mut object, &target.resource)?;
     object_meta::validate_create(&target.resource, &object)?;
-    lifecycle::validate(sandbox, target, &mut object)?;
+    lifecycle::validate(sandbox, target, &mut object, None)?;
     admission::validate(sandbox, target, requester, Operation::Create, Some(&object), None).await?;
     // Mutating webhooks may have grown it: the bound holds for what is stored or answered.
     limits::check_object_size(&object)?;
@@ -57,9 +58,10 @@ pub(crate) async fn create(
     }
     let stored = sandbox
         .store
-        .create(key(target, &name), object)
+        .create(key(target, &name), storage_version::to_storage(&target.resource, object))
         .map_err(|err| store_error(target, &name, err))?;
-    Ok((StatusCode::CREATED, lifecycle::after_write(sandbox, target, stored)?))
+    let object = lifecycle::after_write(sandbox, target, stored)?;
+    Ok((StatusCode::CREATED, storage_version::view(&target.resource, object)))
 }
 
 /// Updates `name` with the object `compute` makes of the current one (the PUT body, or
@@ -79,6 +81,7 @@ pub(crate) async fn update(
         // A patch result is measured before anything else handles it (a JSON patch of
         // copies can build an object far over the limit from a small body).
         typed_fields::check(&new, &target.resource)?;
+        crate::unknown_fields::check(sandbox, target, requester, &new)?;
         limits::check_object_size(&new)?;
         let expected = objects::precondition(&new)?;
         if let Some(expected) = expected
@@ -97,12 +100,20 @@ pub(crate) async fn update(
             Some(&current.object),
         )
         .await?;
+        // A status write keeps the old object but not its ownership record: server-side
+        // apply to /status records its managers as upstream does.
+        let managed = new.pointer("/metadata/managedFields").filter(|_| status_write).cloned();
         objects::prepare_update(&mut new, &current.object, &target.resource, status_write)?;
+        if let (Some(managed), Some(meta)) =
+            (managed, new.get_mut("metadata").and_then(Value::as_object_mut))
+        {
+            meta.insert("managedFields".to_owned(), managed);
+        }
         if without_revision(&new) == without_revision(&current.object) {
             return Ok((StatusCode::OK, current.object));
         }
         object_meta::validate_update(&target.resource, &new)?;
-        lifecycle::validate(sandbox, target, &mut new)?;
+        lifecycle::validate(sandbox, target, &mut new, Some(&current.object))?;
         admission::validate(
             sandbox,
             target,
@@ -259,11 +270,13 @@ enum WriteError {
     Api(ApiError),
 }
 
+/// The current object, as the target's version shows it.
 fn read(sandbox: &Sandbox, target: &Target, name: &str) -> Result<Stored, ApiError> {
-    sandbox
+    let stored = sandbox
         .store
         .get(&key(target, name))
-        .ok_or_else(|| ApiError::not_found(&target.resource.qualified_plural(), name))
+        .ok_or_else(|| ApiError::not_found(&target.resource.qualified_plural(), name))?;
+    Ok(Stored { object: storage_version::view(&target.resource, stored.object), ..stored })
 }
 
 fn put(
@@ -274,10 +287,14 @@ fn put(
 ) -> Result<(StatusCode, Value), WriteError> {
     let stored = sandbox
         .store
-        .update(&current.key, Some(current.revision), object)
+        .update(
+            &current.key,
+            Some(current.revision),
+            storage_version::to_storage(&target.resource, object),
+        )
         .map_err(|err| raced_or(target, &current.key, err))?;
     let object = lifecycle::after_write(sandbox, target, stored).map_err(WriteError::Api)?;
-    Ok((StatusCode::OK, object))
+    Ok((StatusCode::OK, storage_version::view(&target.resource, object)))
 }
 
 fn remove(
@@ -290,7 +307,7 @@ fn remove(
         .delete(&current.key, Some(current.revision))
         .map_err(|err| raced_or(target, &current.key, err))?;
     lifecycle::after_delete(sandbox, target, &stored);
-    Ok((StatusCode::OK, stored.object))
+    Ok((StatusCode::OK, storage_version::view(&target.resource, stored.object)))
 }
 
 /// A conflict or a vanished object after the read is a lost race; anything else is final.

@@ -107,7 +107,12 @@ spec:
 ",
     );
     h.ok(&["wait", "--for=condition=established", "crd/widgets.example.com", "--timeout=10s"]);
-    h.apply("apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w1\nspec:\n  size: 3\n  extra: dropped\n");
+    // kubectl's default fieldValidation=Strict refuses unknown fields; Ignore prunes them.
+    let created = h.kubectl_with_input(
+        &["create", "--validate=false", "-f", "-"],
+        Some("apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w1\nspec:\n  size: 3\n  extra: dropped\n"),
+    );
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
     let table = h.ok(&["get", "wd"]);
     assert!(table.contains("SIZE") && table.contains("w1"), "{table}");
     let object: Value =

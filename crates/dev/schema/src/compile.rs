@@ -100,6 +100,7 @@ fn compile(schema: &Value, at: &str, ctx: Ctx) -> Result<Node, SchemaError> {
         default: map.get("default").cloned(),
         ..Node::default()
     };
+    node.rules = crate::rules::compile(map, at)?;
     if node.multiple_of.is_some_and(|factor| factor <= 0.0) {
         return Err(k.malformed("multipleOf", "a number greater than 0"));
     }

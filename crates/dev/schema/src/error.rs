@@ -16,6 +16,8 @@ pub enum SchemaError {
         "{at}: unsupported type {found:?}; use object, array, string, integer, number or boolean"
     )]
     UnknownType { at: String, found: String },
+    #[error("{at}: x-kubernetes-validations rule refused: {reason}")]
+    Rule { at: String, reason: String },
     #[error("{at}: pattern {pattern:?} does not compile: {source}")]
     Pattern {
         at: String,

@@ -62,7 +62,7 @@ fn object(
 }
 
 /// A list-map item's identity: its key fields (JSON object, keys sorted as Go prints maps).
-fn key_of(item: &Value, keys: &[String]) -> Value {
+pub(crate) fn key_of(item: &Value, keys: &[String]) -> Value {
     let fields: BTreeMap<&str, &Value> =
         keys.iter().filter_map(|key| item.get(key.as_str()).map(|v| (key.as_str(), v))).collect();
     Value::Object(fields.into_iter().map(|(k, v)| (k.to_owned(), v.clone())).collect())

@@ -58,7 +58,7 @@ pub(crate) enum Additional {
 }
 
 /// One schema. Fields mirror the OpenAPI keywords the API server honours for custom
-/// resources; descriptions, examples and CEL rules are not kept.
+/// resources; descriptions and examples are not kept.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Node {
     pub ty: Option<Type>,
@@ -90,6 +90,8 @@ pub(crate) struct Node {
     pub one_of: Vec<Node>,
     pub not: Option<Box<Node>>,
     pub default: Option<Value>,
+    /// `x-kubernetes-validations`, compiled.
+    pub rules: Vec<crate::rules::Rule>,
 }
 
 impl Node {

@@ -55,6 +55,16 @@ pub enum Change {
     Deleted(Stored),
 }
 
+/// A [`Change`] as a watch gets it from [`crate::Watch::next_event`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    pub change: Change,
+    /// For a modification, the object it replaced (shared with the store, not copied);
+    /// `None` for additions and deletions (a deletion's object is the removed one), and for
+    /// a modification whose previous object the store no longer knows.
+    pub previous: Option<std::sync::Arc<Stored>>,
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("an object already exists at {0:?}")]

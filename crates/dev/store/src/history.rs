@@ -3,22 +3,30 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use crate::api::{Change, Prefix, Stored};
+use crate::api::{Change, Event, Prefix, Stored};
 
 /// A kept change. The object is shared with the store's current state (and with watches'
 /// initial snapshots) rather than copied: the history costs pointers, not objects.
 pub(crate) struct Kept {
     kind: fn(Stored) -> Change,
     stored: Arc<Stored>,
+    /// What a modification replaced, so that a watch filtering by selector can tell an
+    /// object leaving or entering its selection. Shared too: it is the previous change's
+    /// object, so the history holds at most one extra object per kept change.
+    previous: Option<Arc<Stored>>,
 }
 
 impl Kept {
-    pub(crate) fn new(kind: fn(Stored) -> Change, stored: Arc<Stored>) -> Kept {
-        Kept { kind, stored }
+    pub(crate) fn new(
+        kind: fn(Stored) -> Change,
+        stored: Arc<Stored>,
+        previous: Option<Arc<Stored>>,
+    ) -> Kept {
+        Kept { kind, stored, previous }
     }
 
-    fn change(&self) -> Change {
-        (self.kind)(Stored::clone(&self.stored))
+    fn event(&self) -> Event {
+        Event { change: (self.kind)(Stored::clone(&self.stored)), previous: self.previous.clone() }
     }
 }
 
@@ -32,7 +40,7 @@ pub(crate) struct History {
 
 /// What a watcher at some revision gets next.
 pub(crate) enum Next {
-    Found(Change),
+    Found(Event),
     /// Nothing matches yet; every kept change up to this revision has been looked at.
     Pending {
         seen: u64,
@@ -76,7 +84,7 @@ impl History {
         let mut seen = after;
         for kept in self.changes.range(start..) {
             if prefix.contains(&kept.stored.key) {
-                return Next::Found(kept.change());
+                return Next::Found(kept.event());
             }
             seen = kept.stored.revision;
         }
@@ -104,6 +112,7 @@ mod tests {
                 object: json!({}),
                 revision,
             }),
+            None,
         )
     }
 
@@ -125,7 +134,9 @@ mod tests {
         // 8 and 9 are kept: resuming after 7 is complete, after 6 is not.
         assert_eq!(history.floor(), 7);
         assert!(matches!(history.next_after(6, &prefix("a")), Next::Expired { oldest: 7 }));
-        assert!(matches!(history.next_after(7, &prefix("a")), Next::Found(c) if c.revision() == 8));
+        assert!(
+            matches!(history.next_after(7, &prefix("a")), Next::Found(e) if e.change.revision() == 8)
+        );
     }
 
     #[test]
@@ -134,7 +145,9 @@ mod tests {
         history.push(change(1, "a"));
         history.push(change(2, "b"));
         history.push(change(3, "b"));
-        assert!(matches!(history.next_after(0, &prefix("a")), Next::Found(c) if c.revision() == 1));
+        assert!(
+            matches!(history.next_after(0, &prefix("a")), Next::Found(e) if e.change.revision() == 1)
+        );
         assert!(matches!(history.next_after(1, &prefix("a")), Next::Pending { seen: 3 }));
         assert!(matches!(history.next_after(3, &prefix("a")), Next::Pending { seen: 3 }));
     }

@@ -61,12 +61,14 @@ impl State {
             Change::Deleted(stored) => (Change::Deleted, stored, true),
         };
         let stored = Arc::new(stored);
-        if deleted {
-            self.objects.remove(&stored.key);
+        let replaced = if deleted {
+            self.objects.remove(&stored.key)
         } else {
-            self.objects.insert(stored.key.clone(), Arc::clone(&stored));
-        }
+            self.objects.insert(stored.key.clone(), Arc::clone(&stored))
+        };
+        // A deletion's own object is the one it removed: only a modification keeps another.
+        let previous = if deleted { None } else { replaced };
         self.revision = stored.revision;
-        self.history.push(Kept::new(kind, stored));
+        self.history.push(Kept::new(kind, stored, previous));
     }
 }

@@ -3,7 +3,7 @@
 use std::pin::pin;
 use std::sync::Arc;
 
-use crate::api::{Change, Prefix, StoreError};
+use crate::api::{Change, Event, Prefix, StoreError};
 use crate::history::Next;
 use crate::store::Shared;
 
@@ -31,15 +31,21 @@ impl Watch {
     /// The next matching change, waiting for one if needed. Cancel-safe: dropping the future
     /// loses nothing, the next call continues where this one would have.
     pub async fn next(&mut self) -> Result<Change, StoreError> {
+        self.next_event().await.map(|event| event.change)
+    }
+
+    /// [`Watch::next`] with the object a modification replaced, for a watcher that filters
+    /// objects and must see one leave or enter its selection. Cancel-safe as `next`.
+    pub async fn next_event(&mut self) -> Result<Event, StoreError> {
         loop {
             // Registered before looking, so a change applied after the look still wakes us.
             let mut changed = pin!(self.shared.changed.notified());
             changed.as_mut().enable();
             let next = self.shared.read().history.next_after(self.cursor, &self.prefix);
             match next {
-                Next::Found(change) => {
-                    self.cursor = change.revision();
-                    return Ok(change);
+                Next::Found(event) => {
+                    self.cursor = event.change.revision();
+                    return Ok(event);
                 }
                 Next::Pending { seen } => self.cursor = seen,
                 Next::Expired { oldest } => {

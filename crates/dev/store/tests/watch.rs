@@ -153,3 +153,33 @@ async fn kept_changes_outside_the_prefix_are_skipped_without_expiring() {
     // Both changes are still kept: the unrelated one is skipped, the matching one delivered.
     assert_eq!(watch.next().await.unwrap().revision(), 2);
 }
+
+/// A modification carries the object it replaced (for selector watches at the selection's
+/// edge); additions and deletions carry none, and the history's bound still holds.
+#[tokio::test]
+async fn modifications_carry_the_object_they_replaced() {
+    let store = with_history(2);
+    let k = key("issuers", "a", "x");
+    store.create(k.clone(), object("x", "1")).unwrap();
+    store.update(&k, None, object("x", "2")).unwrap();
+    store.update(&k, None, object("x", "3")).unwrap();
+    store.delete(&k, None).unwrap();
+
+    let mut watch = store.watch(&prefix("issuers", None), 2).unwrap();
+    let modified = watch.next_event().await.unwrap();
+    assert!(matches!(&modified.change, Change::Modified(s) if s.revision == 3));
+    let previous = modified.previous.expect("the replaced object");
+    assert_eq!(previous.revision, 2);
+    assert_eq!(previous.object, stamped("x", "2", 2));
+    let deleted = watch.next_event().await.unwrap();
+    assert!(matches!(&deleted.change, Change::Deleted(s) if s.revision == 4));
+    assert_eq!(deleted.previous, None);
+
+    // Only two changes are kept: resuming from before them is refused, as before.
+    assert!(matches!(store.watch(&prefix("issuers", None), 1), Err(StoreError::Expired { .. })));
+    let from_start = with_history(10);
+    from_start.create(k.clone(), object("x", "1")).unwrap();
+    let added = from_start.watch(&prefix("issuers", None), 0).unwrap().next_event().await.unwrap();
+    assert!(matches!(&added.change, Change::Added(_)));
+    assert_eq!(added.previous, None);
+}

@@ -6,6 +6,7 @@ mod selectors;
 
 use crate::attributes::AdmissionAttributes;
 use crate::configurations::Hook;
+use crate::match_conditions::{self, Decision};
 use crate::rejection::Rejection;
 
 /// Kinds whose writes never reach webhooks, so a broken webhook cannot lock the cluster out
@@ -27,9 +28,7 @@ pub(crate) fn is_exempt(attributes: &AdmissionAttributes) -> bool {
 
 /// Whether `hook` must be called for the request. Selector errors only count when a rule
 /// matches, as upstream: a broken selector on an unrelated webhook does not fail requests.
-///
-/// `matchConditions` are not evaluated: a webhook that has them is called as if they all
-/// matched (documented in docs/dispatch.md).
+/// `matchConditions` are evaluated last, only for webhooks everything else selects.
 pub(crate) fn should_call(
     hook: &Hook,
     attributes: &AdmissionAttributes,
@@ -47,10 +46,20 @@ pub(crate) fn should_call(
     }
     namespace?;
     object?;
-    if hook.has_match_conditions {
-        tracing::debug!(webhook = %hook.name, "matchConditions are not evaluated; calling the webhook as if they matched");
+    match match_conditions::decide(&hook.match_conditions, hook.failure_policy, attributes) {
+        Decision::Call => Ok(true),
+        Decision::Skip => Ok(false),
+        Decision::Refuse(message) => {
+            tracing::warn!(webhook = %hook.name, %message, "Failed evaluating match conditions, failing closed");
+            Err(Box::new(Rejection::forbidden(
+                &attributes.resource.group_resource(),
+                &attributes.resource.group,
+                &attributes.resource.resource,
+                &attributes.name,
+                &message,
+            )))
+        }
     }
-    Ok(true)
 }
 
 #[cfg(test)]

@@ -279,17 +279,20 @@ fn selectors_are_validated() {
 }
 
 #[test]
-fn match_conditions_are_checked_but_not_compiled() {
+fn match_conditions_are_checked_and_compiled() {
     assert_eq!(
         validating(json!({ "matchConditions": [
             { "name": "ok", "expression": "true" },
             { "name": "ok", "expression": "  " },
-            { "name": "", "expression": "request.x ==" },
+            { "name": "", "expression": " 'abc' " },
+            { "name": "typed", "expression": "request.foo == 'a'" },
         ] })),
         [
             "webhooks[0].matchConditions[1].expression: Required value",
             r#"webhooks[0].matchConditions[1].name: Duplicate value: "ok""#,
+            r#"webhooks[0].matchConditions[2].expression: Invalid value: "'abc'": must evaluate to bool but got string"#,
             "webhooks[0].matchConditions[2].name: Required value",
+            "webhooks[0].matchConditions[3].expression: Invalid value: \"request.foo == 'a'\": compilation failed: ERROR: <input>:1:8: undefined field 'foo'\n | request.foo == 'a'\n | .......^",
         ]
     );
     let many: Vec<Value> =

@@ -176,9 +176,12 @@ fn validate_match_conditions(path: &Path, conditions: &[MatchCondition]) -> Vec<
     let mut names = std::collections::HashSet::new();
     for (i, condition) in conditions.iter().enumerate() {
         let at = path.index(i);
-        // The expression is not compiled: the sandbox does not evaluate CEL match conditions.
-        if condition.expression.trim().is_empty() {
+        let expression = condition.expression.trim();
+        if expression.is_empty() {
             errors.push(FieldError::required(at.child("expression"), ""));
+        } else if let Err(detail) = crate::match_conditions::compile(expression) {
+            // Upstream compiles the trimmed text and shows it as the value.
+            errors.push(FieldError::invalid(at.child("expression"), string(expression), detail));
         }
         let name_path = at.child("name");
         if condition.name.is_empty() {

@@ -2,6 +2,7 @@
 //! 127.0.0.1.
 
 mod failures;
+mod match_conditions;
 mod mutating;
 mod request;
 mod support;
