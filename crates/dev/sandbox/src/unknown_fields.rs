@@ -142,7 +142,10 @@ fn unknown_keys(map: &Map<String, Value>, known: &[&str], at: &str, unknown: &mu
 /// A JSON or merge patch: `errors.NewInvalid` on an empty kind and name, for the field
 /// `patch`, quoting the patched object as Go's `json.Marshal` writes it.
 fn patch_error(object: &Value, strict: &str) -> ApiError {
-    let body = format!("Invalid value: {}: {strict}", certgate_gofmt::quote(&go_json(object)));
+    let body = format!(
+        "Invalid value: {}: {strict}",
+        certgate_gofmt::quote(&certgate_gofmt::json(object))
+    );
     ApiError::new(422, "Invalid", format!(" \"\" is invalid: patch: {body}")).with_details(
         json!({"causes": [{"reason": "FieldValueInvalid", "message": body, "field": "patch"}]}),
     )
@@ -176,46 +179,15 @@ fn apply_error(target: &Target, object: &Value, unknown: &[String]) -> ApiError 
     )
 }
 
-/// Go's `json.Marshal` of an unstructured object: keys sorted, `<`, `>`, `&`, U+2028 and
-/// U+2029 escaped.
-fn go_json(value: &Value) -> String {
-    let text = sorted(value).to_string();
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Bounded by the object's depth, which the sandbox's body limits already bound.
-fn sorted(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), sorted(v))).collect())
-        }
-        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn go_json_sorts_keys_and_escapes_html() {
+    fn the_patched_object_is_quoted_as_go_marshals_it() {
         let value = json!({"b": "<&>", "a": {"z": 1, "y": [{"d": 1, "c": 2}]}});
         assert_eq!(
-            go_json(&value),
+            certgate_gofmt::json(&value),
             r#"{"a":{"y":[{"c":2,"d":1}],"z":1},"b":"\u003c\u0026\u003e"}"#
         );
     }

@@ -375,24 +375,9 @@ fn go_json(rule: &Map<String, Value>) -> String {
     ];
     let body: Vec<String> = fields
         .iter()
-        .map(|(name, value)| format!("\"{name}\":{}", escape_html(&value.to_string())))
+        .map(|(name, value)| format!("\"{name}\":{}", certgate_gofmt::json(value)))
         .collect();
     format!("{{{}}}", body.join(","))
-}
-
-fn escape_html(json: &str) -> String {
-    let mut out = String::with_capacity(json.len());
-    for c in json.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
