@@ -29,6 +29,7 @@ pub mod registry;
 mod requester;
 pub mod resources;
 mod reviews;
+mod secrets;
 mod selection_edge;
 mod selectors;
 pub mod server;

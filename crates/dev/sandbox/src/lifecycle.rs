@@ -68,6 +68,9 @@ pub fn before_create(
             ));
         }
     }
+    if crate::secrets::is_secret(target) {
+        crate::secrets::decode(object);
+    }
     if is_namespace(target) {
         object["spec"] = json!({"finalizers": [NAMESPACE_FINALIZER]});
         object["status"] = json!({"phase": "Active"});
@@ -89,6 +92,9 @@ fn labels_with_name(object: &mut Value) {
 
 /// Defaults of an update, before admission.
 pub fn before_update(target: &Target, new: &mut Value) {
+    if crate::secrets::is_secret(target) {
+        crate::secrets::decode(new);
+    }
     if is_namespace(target) {
         labels_with_name(new);
     }
@@ -118,8 +124,12 @@ pub fn validate(
     if target.resource.is_custom() {
         return sandbox.schemas.validate(&target.resource, object, old);
     }
-    if old.is_none() {
-        crate::event_validation::validate_create(&target.resource, object)?;
+    match old {
+        None => crate::event_validation::validate_create(&target.resource, object)?,
+        Some(old) if crate::secrets::is_secret(target) => {
+            crate::secrets::check_update(object, old)?
+        }
+        Some(_) => {}
     }
     crate::builtin_validation::validate(target, object)
 }
