@@ -92,7 +92,8 @@ fn validate(options: &ApplyOptions) -> Result<(), PatchError> {
     }
     if let Some((at, c)) = manager.char_indices().find(|(_, c)| c.is_control()) {
         return Err(PatchError::InvalidOptions(format!(
-            "fieldManager: Invalid value: {manager:?}: invalid character U+{:04X} (at position {at})",
+            "fieldManager: Invalid value: {}: invalid character U+{:04X} (at position {at})",
+            certgate_gofmt::quote(manager),
             u32::from(c)
         )));
     }
@@ -119,9 +120,10 @@ impl Entry {
     /// Upstream names the manager quoted, then its subresource, then for Update managers
     /// the API version they wrote through.
     fn conflict(&self, path: &FieldPath) -> Conflict {
-        let mut manager = format!("{:?}", self.text("manager").unwrap_or_default());
+        // Go's %q, not Rust's Debug: they escape control and some Unicode characters apart.
+        let mut manager = certgate_gofmt::quote(self.text("manager").unwrap_or_default());
         if let Some(sub) = self.text("subresource").filter(|s| !s.is_empty()) {
-            manager.push_str(&format!(" with subresource {sub:?}"));
+            manager.push_str(&format!(" with subresource {}", certgate_gofmt::quote(sub)));
         }
         if let (Some("Update"), Some(version)) = (self.text("operation"), self.text("apiVersion")) {
             manager.push_str(&format!(" using {version}"));

@@ -158,6 +158,12 @@ fn missing_or_invalid_field_manager_is_422() {
     );
     let long = options(&"m".repeat(129), "t");
     assert_eq!(ssa(&json!({}), "{}", &long).unwrap_err().status_code(), 422);
+    // The manager is quoted as Go's %q quotes it (`\x01`), not as Rust's Debug (`\u{1}`).
+    let control = options("ctl\u{1}é", "t");
+    assert_eq!(
+        ssa(&json!({}), "{}", &control).unwrap_err().to_string(),
+        "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Invalid value: \"ctl\\x01é\": invalid character U+0001 (at position 3)"
+    );
 }
 
 #[test]
