@@ -65,6 +65,9 @@ impl<A: AccessChecker, K: KindResolver> Admission<A, K> {
     ///   cannot be evaluated (a mistyped field, no or the wrong kind of object), denied
     ///   (403) with upstream's message when a rule fails, including a missing
     ///   `request.resource`, and allowed only when every rule that applies passed.
+    /// - A resource, subresource or operation no rule covers is allowed without a patch and
+    ///   marked [`Handled::reviewed`] `false`, as cert-manager's webhook answers what none of
+    ///   its plugins handles; a covered resource at an unknown version is denied (400).
     ///
     /// - A CertificateRequestPolicy review runs on the installed [`ReviewPool`]; the
     ///   webhook server's is bounded (see [`crate::review::HeavyReviewOptions`]): refused
@@ -116,7 +119,8 @@ impl<A: AccessChecker, K: KindResolver> Admission<A, K> {
                 return policy_review::validate(&self.approver, self.pool.as_ref(), request).await;
             }
             Route::Delete => Verdict::allowed(),
-            Route::StampIdentity | Route::Unhandled => {
+            Route::NotCovered | Route::StampIdentity => Verdict::not_covered(),
+            Route::UnknownVersion => {
                 Verdict::bad_request(unhandled_message(Endpoint::Validate, request))
             }
         })
@@ -129,7 +133,8 @@ fn mutate(request: &AdmissionRequest<StampObject>) -> Verdict {
     }
     match route(Endpoint::Mutate, request) {
         Route::StampIdentity => cr_review::stamp_identity(request),
-        _ => Verdict::bad_request(unhandled_message(Endpoint::Mutate, request)),
+        Route::UnknownVersion => Verdict::bad_request(unhandled_message(Endpoint::Mutate, request)),
+        _ => Verdict::not_covered(),
     }
 }
 
@@ -140,6 +145,7 @@ fn malformed(uid: &str, message: String) -> Result<Handled, Rejection> {
         resource: String::new(),
         operation: String::new(),
         allowed: false,
+        reviewed: true,
     })
 }
 
@@ -149,5 +155,6 @@ fn answer<O>(request: &AdmissionRequest<O>, verdict: Verdict) -> Result<Handled,
         resource: request.resource_label(),
         operation: request.operation.clone(),
         allowed: verdict.is_allowed(),
+        reviewed: verdict.is_reviewed(),
     })
 }

@@ -35,6 +35,9 @@ pub struct Handled {
     /// `CREATE`, `UPDATE`, ...
     pub operation: String,
     pub allowed: bool,
+    /// `false` when no rule covers the request's resource or operation, so it was allowed
+    /// without a review (the server counts and logs these apart).
+    pub reviewed: bool,
 }
 
 /// A request the webhook cannot even answer with an AdmissionReview: the server

@@ -1,5 +1,13 @@
 //! Which rules apply to a request: dispatch on endpoint, group/version/resource,
-//! subresource and operation. Whatever is not listed here is denied, never allowed.
+//! subresource and operation.
+//!
+//! A request for a resource or an operation certgate has no rules for is allowed without a
+//! patch, as cert-manager's webhook allows what none of its plugins handles: upstream's
+//! validating configuration routes every `cert-manager.io` resource (`*/*`) to `/validate`,
+//! and certgate must work behind it unchanged. The one exception fails closed: a resource
+//! certgate does have rules for, named at a version it does not know (e.g. a
+//! `certificaterequests` v1beta1 sent by a configuration without `matchPolicy: Equivalent`),
+//! is denied, because allowing it would skip identity stamping and the approval rules.
 
 use certgate_api::certificate_request::GROUP as CERT_MANAGER_GROUP;
 use certgate_api::policy::GROUP as POLICY_GROUP;
@@ -25,7 +33,10 @@ pub(crate) enum Route {
     /// `/validate`, DELETE of a handled resource: no rule applies to deletion (upstream's
     /// plugins handle CREATE and UPDATE only, approver-policy allows DELETE).
     Delete,
-    Unhandled,
+    /// A resource, subresource or operation no rule covers: allowed, not reviewed.
+    NotCovered,
+    /// A resource certgate has rules for, at a version it does not know: denied.
+    UnknownVersion,
 }
 
 fn operation(name: &str) -> Option<Operation> {
@@ -38,34 +49,38 @@ fn operation(name: &str) -> Option<Operation> {
 
 pub(crate) fn route<O>(endpoint: Endpoint, request: &AdmissionRequest<O>) -> Route {
     let r = &request.resource;
-    let resource = (r.group.as_str(), r.version.as_str(), r.resource.as_str());
-    let certificate_requests = resource == (CERT_MANAGER_GROUP, "v1", "certificaterequests");
-    let policies = resource == (POLICY_GROUP, "v1alpha1", "certificaterequestpolicies");
+    let (group, resource) = (r.group.as_str(), r.resource.as_str());
+    let is_request = (group, resource) == (CERT_MANAGER_GROUP, "certificaterequests");
+    let is_policy = (group, resource) == (POLICY_GROUP, "certificaterequestpolicies");
+    let certificate_requests = is_request && r.version == "v1";
+    let policies = is_policy && r.version == "v1alpha1";
     let sub = request.sub_resource.as_str();
     let op = request.operation.as_str();
     match endpoint {
+        _ if (is_request && !certificate_requests) || (is_policy && !policies) => {
+            Route::UnknownVersion
+        }
         Endpoint::Mutate if certificate_requests && sub.is_empty() && op == "CREATE" => {
             Route::StampIdentity
         }
-        Endpoint::Mutate => Route::Unhandled,
+        Endpoint::Mutate => Route::NotCovered,
         Endpoint::Validate if certificate_requests && matches!(sub, "" | "status") => {
             match operation(op) {
                 Some(op) => Route::ValidateCertificateRequest(op),
                 None if op == "DELETE" && sub.is_empty() => Route::Delete,
-                None => Route::Unhandled,
+                None => Route::NotCovered,
             }
         }
         Endpoint::Validate if policies && sub.is_empty() => match op {
             "CREATE" | "UPDATE" => Route::ValidatePolicy,
             "DELETE" => Route::Delete,
-            _ => Route::Unhandled,
+            _ => Route::NotCovered,
         },
-        Endpoint::Validate => Route::Unhandled,
+        Endpoint::Validate => Route::NotCovered,
     }
 }
 
-/// The denial for a request no rule covers: a webhook configuration sending more than
-/// certgate handles.
+/// The denial for a resource certgate has rules for, at a version it does not know.
 pub(crate) fn unhandled_message<O>(endpoint: Endpoint, request: &AdmissionRequest<O>) -> String {
     let handled = match endpoint {
         Endpoint::Mutate => "only CREATE of cert-manager.io/v1 certificaterequests",

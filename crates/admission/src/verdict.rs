@@ -17,8 +17,17 @@ pub(crate) enum DenialKind {
 /// The answer to one admission request.
 #[derive(Debug)]
 pub(crate) enum Verdict {
-    Allowed { patch: Option<JsonPatch>, warnings: Vec<String> },
-    Denied { kind: DenialKind, message: String, warnings: Vec<String> },
+    Allowed {
+        patch: Option<JsonPatch>,
+        warnings: Vec<String>,
+    },
+    Denied {
+        kind: DenialKind,
+        message: String,
+        warnings: Vec<String>,
+    },
+    /// No rule covers the request: allowed without a patch and without a review.
+    NotCovered,
 }
 
 impl Verdict {
@@ -50,13 +59,30 @@ impl Verdict {
         }
     }
 
+    pub(crate) fn not_covered() -> Self {
+        Verdict::NotCovered
+    }
+
     pub(crate) fn is_allowed(&self) -> bool {
-        matches!(self, Verdict::Allowed { .. })
+        matches!(self, Verdict::Allowed { .. } | Verdict::NotCovered)
+    }
+
+    /// Whether any rule looked at the request.
+    pub(crate) fn is_reviewed(&self) -> bool {
+        !matches!(self, Verdict::NotCovered)
     }
 
     /// The serialized AdmissionReview answering request `uid`.
     pub(crate) fn to_body(&self, uid: &str) -> Result<Vec<u8>, Rejection> {
         let response = match self {
+            Verdict::NotCovered => AdmissionResponse {
+                uid,
+                allowed: true,
+                status: None,
+                patch_type: None,
+                patch: None,
+                warnings: &[],
+            },
             Verdict::Allowed { patch, warnings } => {
                 let patch = match patch {
                     Some(patch) => Some(patch.to_base64_literal().map_err(|err| Rejection {

@@ -192,19 +192,16 @@ fn objects_that_do_not_decode_or_are_missing_are_denied() {
     );
 }
 
+/// As cert-manager's webhook answers what none of its plugins handles (its validating
+/// configuration routes every `cert-manager.io` resource to `/validate`): allowed, no patch,
+/// no status, and marked unreviewed for the server's metrics and logs.
 #[test]
-fn resources_and_operations_without_rules_are_denied() {
+fn resources_and_operations_without_rules_are_allowed_unreviewed_without_a_patch() {
+    let object = cr_object(&cr(valid_spec()));
     let mut certificate = create_review();
     certificate["request"]["resource"]["resource"] = json!("certificates");
-    assert_eq!(
-        bad_request(Endpoint::Validate, &certificate),
-        "certgate does not admit CREATE of cert-manager.io/v1/certificates on /validate: it handles \
-CREATE and UPDATE of cert-manager.io/v1 certificaterequests (and their status) and CREATE, UPDATE \
-and DELETE of policy.cert-manager.io/v1alpha1 certificaterequestpolicies; check the webhook \
-configuration's rules"
-    );
-
-    let object = cr_object(&cr(valid_spec()));
+    let mut connect = create_review();
+    connect["request"]["operation"] = json!("CONNECT");
     let update = review(
         Target::CertificateRequests,
         "UPDATE",
@@ -212,22 +209,44 @@ configuration's rules"
         object.clone(),
         Some(object.clone()),
     );
-    assert_eq!(
-        bad_request(Endpoint::Mutate, &update),
-        "certgate does not admit UPDATE of cert-manager.io/v1/certificaterequests on /mutate: it \
-handles only CREATE of cert-manager.io/v1 certificaterequests; check the webhook configuration's rules"
-    );
-
     let policy = review(Target::Policies, "CREATE", alice(), json!({}), None);
-    assert!(bad_request(Endpoint::Mutate, &policy).starts_with("certgate does not admit CREATE of policy.cert-manager.io/v1alpha1/certificaterequestpolicies on /mutate"));
+    for (endpoint, sent) in [
+        (Endpoint::Validate, &certificate),
+        (Endpoint::Mutate, &certificate),
+        (Endpoint::Validate, &connect),
+        (Endpoint::Mutate, &update),
+        (Endpoint::Mutate, &policy),
+    ] {
+        let handled = answer(&permissive(), endpoint, sent).handled;
+        assert!(handled.allowed && !handled.reviewed, "{endpoint:?} {sent}");
+        let body: Value = serde_json::from_slice(&handled.body).unwrap();
+        assert_eq!(
+            body["response"],
+            json!({"uid": sent["request"]["uid"], "allowed": true}),
+            "{endpoint:?} {sent}"
+        );
+    }
+    // Reviewed requests say so.
+    assert!(answer(&permissive(), Endpoint::Validate, &create_review()).handled.reviewed);
+}
 
-    let mut connect = create_review();
-    connect["request"]["operation"] = json!("CONNECT");
-    assert!(
-        bad_request(Endpoint::Validate, &connect).starts_with("certgate does not admit CONNECT of")
-    );
-
+/// The exception: a resource certgate has rules for, at a version it does not know, is
+/// denied: allowing it would skip identity stamping and the approval rules.
+#[test]
+fn handled_resources_at_unknown_versions_are_denied() {
     let mut v1beta1 = create_review();
     v1beta1["request"]["resource"]["version"] = json!("v1beta1");
-    assert!(!answer(&permissive(), Endpoint::Validate, &v1beta1).allowed);
+    assert_eq!(
+        bad_request(Endpoint::Validate, &v1beta1),
+        "certgate does not admit CREATE of cert-manager.io/v1beta1/certificaterequests on /validate: it handles \
+CREATE and UPDATE of cert-manager.io/v1 certificaterequests (and their status) and CREATE, UPDATE \
+and DELETE of policy.cert-manager.io/v1alpha1 certificaterequestpolicies; check the webhook \
+configuration's rules"
+    );
+    assert!(bad_request(Endpoint::Mutate, &v1beta1).starts_with(
+        "certgate does not admit CREATE of cert-manager.io/v1beta1/certificaterequests on /mutate"
+    ));
+    let mut policy = review(Target::Policies, "CREATE", alice(), json!({}), None);
+    policy["request"]["resource"]["version"] = json!("v1");
+    assert!(!answer(&permissive(), Endpoint::Validate, &policy).allowed);
 }

@@ -46,6 +46,7 @@ impl AdmissionHandler for Fixed {
             resource: "cert-manager.io/v1/certificaterequests".to_owned(),
             operation: "CREATE".to_owned(),
             allowed: true,
+            reviewed: true,
         })
     }
 }

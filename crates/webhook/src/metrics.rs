@@ -32,6 +32,9 @@ pub enum Outcome {
     Denied,
     /// Answered with an HTTP error instead of an AdmissionReview.
     Rejected,
+    /// Allowed without a review: no rule covers the resource or operation (a webhook
+    /// configuration routing more to certgate than it handles, as upstream's `*/*` does).
+    Unreviewed,
 }
 
 impl Outcome {
@@ -40,6 +43,7 @@ impl Outcome {
             Outcome::Allowed => "allowed",
             Outcome::Denied => "denied",
             Outcome::Rejected => "rejected",
+            Outcome::Unreviewed => "unreviewed",
         }
     }
 }

@@ -118,7 +118,11 @@ async fn admit<H: AdmissionHandler>(
         let micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
         match result {
             Ok(handled) => {
-                let outcome = if handled.allowed { Outcome::Allowed } else { Outcome::Denied };
+                let outcome = match (handled.reviewed, handled.allowed) {
+                    (false, _) => Outcome::Unreviewed,
+                    (true, true) => Outcome::Allowed,
+                    (true, false) => Outcome::Denied,
+                };
                 shared.metrics.record(
                     path,
                     &handled.resource,
@@ -126,13 +130,25 @@ async fn admit<H: AdmissionHandler>(
                     outcome,
                     elapsed,
                 );
-                tracing::info!(
-                    resource = %handled.resource,
-                    operation = %handled.operation,
-                    result = outcome.as_str(),
-                    duration_us = micros,
-                    "answered admission request"
-                );
+                if handled.reviewed {
+                    tracing::info!(
+                        resource = %handled.resource,
+                        operation = %handled.operation,
+                        result = outcome.as_str(),
+                        duration_us = micros,
+                        "answered admission request"
+                    );
+                } else {
+                    // Upstream's configurations send every cert-manager.io resource: these
+                    // are routine, so they are counted always and logged only at debug.
+                    tracing::debug!(
+                        resource = %handled.resource,
+                        operation = %handled.operation,
+                        result = outcome.as_str(),
+                        duration_us = micros,
+                        "allowed admission request without review: no certgate rule covers it"
+                    );
+                }
                 review_response(handled)
             }
             Err(rejection) => {

@@ -129,6 +129,7 @@ impl certgate_webhook::AdmissionHandler for Gate {
             resource: String::new(),
             operation: String::new(),
             allowed: true,
+            reviewed: true,
         })
     }
 }

@@ -134,6 +134,7 @@ async fn metrics_count_requests_by_path_resource_operation_and_result() {
     send(&app, Method::POST, "/mutate", "{}").await;
     send(&app, Method::POST, "/validate", "deny").await;
     send(&app, Method::POST, "/validate", "reject:422").await;
+    send(&app, Method::POST, "/validate", "not covered").await;
 
     let answer = send(&app, Method::GET, "/metrics", Body::empty()).await;
     assert_eq!(answer.status, StatusCode::OK);
@@ -147,6 +148,7 @@ async fn metrics_count_requests_by_path_resource_operation_and_result() {
             "certgate_webhook_requests_total{path=\"/mutate\",resource=\"cert-manager.io/v1/certificaterequests\",operation=\"CREATE\",result=\"allowed\"} 2",
             "certgate_webhook_requests_total{path=\"/validate\",resource=\"\",operation=\"\",result=\"rejected\"} 1",
             "certgate_webhook_requests_total{path=\"/validate\",resource=\"cert-manager.io/v1/certificaterequests\",operation=\"CREATE\",result=\"denied\"} 1",
+            "certgate_webhook_requests_total{path=\"/validate\",resource=\"cert-manager.io/v1/certificaterequests\",operation=\"CREATE\",result=\"unreviewed\"} 1",
         ]
     );
     assert!(
@@ -159,7 +161,7 @@ async fn metrics_count_requests_by_path_resource_operation_and_result() {
     assert!(
         answer
             .body
-            .contains("certgate_webhook_request_duration_seconds_count{path=\"/validate\"} 2\n"),
+            .contains("certgate_webhook_request_duration_seconds_count{path=\"/validate\"} 3\n"),
         "{}",
         answer.body
     );

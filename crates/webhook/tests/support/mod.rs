@@ -5,7 +5,8 @@ use certgate_admission::review::{Endpoint, Handled, Rejection};
 use certgate_webhook::AdmissionHandler;
 
 /// Answers like the real handler would, from a tiny script in the body:
-/// `reject:<status>` is a [`Rejection`], `deny` a denial, anything else is allowed, and the
+/// `reject:<status>` is a [`Rejection`], `deny` a denial, `not covered` allowed without a
+/// review, anything else is allowed, and the
 /// response body is `<endpoint>:<body length>` so tests see what reached the handler.
 pub struct Scripted;
 
@@ -23,6 +24,7 @@ impl AdmissionHandler for Scripted {
             resource: "cert-manager.io/v1/certificaterequests".to_owned(),
             operation: "CREATE".to_owned(),
             allowed: body != b"deny",
+            reviewed: body != b"not covered",
         })
     }
 }
