@@ -11,6 +11,8 @@
 //! figure.
 #![forbid(unsafe_code)]
 
+#[path = "dev_http/mod.rs"]
+mod dev_http;
 #[path = "dev_support/mod.rs"]
 mod dev_support;
 

@@ -16,22 +16,29 @@ pub struct Endpoint {
 }
 
 impl Endpoint {
-    /// From the kubeconfig `certgate dev` wrote; the CA goes to `dir/ca.pem`.
+    /// From an admin kubeconfig: `server:`, `token:` and the CA, as
+    /// `certificate-authority-data:` (`certgate dev` writes it so) or as a
+    /// `certificate-authority:` path (the real-cluster harness); the CA goes to `dir/ca.pem`.
     pub fn from_kubeconfig(kubeconfig: &Path, dir: &Path) -> Endpoint {
         let text = std::fs::read_to_string(kubeconfig).unwrap();
         let field = |name: &str| {
             text.lines()
                 .find_map(|line| line.trim().strip_prefix(name))
-                .unwrap_or_else(|| panic!("no {name} in the kubeconfig"))
-                .trim()
-                .to_owned()
+                .map(|v| v.trim().to_owned())
         };
+        let required =
+            |name: &str| field(name).unwrap_or_else(|| panic!("no {name} in the kubeconfig"));
         let ca = dir.join("ca.pem");
-        let pem = base64::engine::general_purpose::STANDARD
-            .decode(field("certificate-authority-data:"))
-            .unwrap();
-        std::fs::write(&ca, pem).unwrap();
-        Endpoint { server: field("server:"), token: field("token:"), ca }
+        match field("certificate-authority-data:") {
+            Some(data) => {
+                let pem = base64::engine::general_purpose::STANDARD.decode(data).unwrap();
+                std::fs::write(&ca, pem).unwrap();
+            }
+            None => {
+                std::fs::copy(required("certificate-authority:"), &ca).unwrap();
+            }
+        }
+        Endpoint { server: required("server:"), token: required("token:"), ca }
     }
 
     fn command(&self, method: &str, path: &str) -> Command {

@@ -5,7 +5,6 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use base64::Engine as _;
 use serde_json::Value;
 
 /// At most this many watch events are read from one stream.
@@ -36,29 +35,11 @@ pub struct Endpoint {
 }
 
 impl Endpoint {
-    /// Reads `server:`, `token:` and the CA (`certificate-authority-data:` as the sandbox
-    /// writes it, or `certificate-authority:` as the real-cluster harness writes it; a copy
-    /// goes to `dir/ca.pem`).
+    /// Reads the admin kubeconfig the harness wrote (see [`crate::dev_http::Endpoint`]); a
+    /// copy of the CA goes to `dir/ca.pem`.
     pub fn from_kubeconfig(kubeconfig: &Path, dir: &Path) -> Endpoint {
-        let text = std::fs::read_to_string(kubeconfig).unwrap();
-        let field = |name: &str| {
-            text.lines()
-                .find_map(|line| line.trim().strip_prefix(name))
-                .map(|v| v.trim().to_owned())
-        };
-        let ca = dir.join("ca.pem");
-        if let Some(data) = field("certificate-authority-data:") {
-            let pem = base64::engine::general_purpose::STANDARD.decode(data).unwrap();
-            std::fs::write(&ca, pem).unwrap();
-        } else {
-            let path = field("certificate-authority:").expect("a CA in the kubeconfig");
-            std::fs::copy(path, &ca).unwrap();
-        }
-        Endpoint {
-            server: field("server:").expect("server in the kubeconfig"),
-            admin_token: field("token:").expect("token in the kubeconfig"),
-            ca,
-        }
+        let admin = crate::dev_http::Endpoint::from_kubeconfig(kubeconfig, dir);
+        Endpoint { server: admin.server, admin_token: admin.token, ca: admin.ca }
     }
 
     fn command(
