@@ -3,6 +3,7 @@
 //! and kept as PEM/YAML text, so the goldens stay byte-stable; every run fixes the time with
 //! `--at`.
 
+mod revocation_lists;
 mod support;
 
 use support::{certgate, crate_dir, golden, workspace_dir};
@@ -323,10 +324,11 @@ mod fixtures {
 
     use base64::Engine as _;
     use rcgen::{
-        BasicConstraints, CertificateParams, CertificateRevocationListParams, DnType,
-        ExtendedKeyUsagePurpose, IsCa, Issuer, KeyIdMethod, KeyPair, KeyUsagePurpose,
-        RevocationReason, RevokedCertParams, SerialNumber, date_time_ymd,
+        BasicConstraints, CertificateParams, DnType, ExtendedKeyUsagePurpose, IsCa, Issuer,
+        KeyPair, KeyUsagePurpose, SerialNumber, date_time_ymd,
     };
+
+    use crate::revocation_lists::crl;
 
     struct Ca {
         params: CertificateParams,
@@ -369,38 +371,6 @@ mod fixtures {
         p.serial_number = Some(SerialNumber::from(serial));
         let key = KeyPair::generate().unwrap();
         p.signed_by(&key, &parent.issuer()).unwrap().pem()
-    }
-
-    /// A CRL valid over the two dates, revoking `serials`, with `kid` as its AKID, signed by
-    /// `signer` (normally the CA itself).
-    fn crl(
-        signer: &Issuer<'_, &KeyPair>,
-        kid: Vec<u8>,
-        serials: &[u64],
-        from: (i32, u8, u8),
-        to: (i32, u8, u8),
-        number: u64,
-    ) -> String {
-        CertificateRevocationListParams {
-            this_update: date_time_ymd(from.0, from.1, from.2),
-            next_update: date_time_ymd(to.0, to.1, to.2),
-            crl_number: SerialNumber::from(number),
-            issuing_distribution_point: None,
-            revoked_certs: serials
-                .iter()
-                .map(|s| RevokedCertParams {
-                    serial_number: SerialNumber::from(*s),
-                    revocation_time: date_time_ymd(from.0, from.1, from.2),
-                    reason_code: Some(RevocationReason::KeyCompromise),
-                    invalidity_date: None,
-                })
-                .collect(),
-            key_identifier_method: KeyIdMethod::PreSpecified(kid),
-        }
-        .signed_by(signer)
-        .unwrap()
-        .pem()
-        .unwrap()
     }
 
     fn b64(text: &str) -> String {

@@ -23,6 +23,7 @@
 //! directory removed when the case ends, also on panic.
 
 mod real_tools;
+mod revocation_lists;
 
 use std::fmt;
 use std::fs::File;
@@ -36,9 +37,8 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use rcgen::{
-    BasicConstraints, CertificateParams, CertificateRevocationListParams, DnType,
-    ExtendedKeyUsagePurpose, IsCa, Issuer, KeyIdMethod, KeyPair, KeyUsagePurpose, RevocationReason,
-    RevokedCertParams, SerialNumber, date_time_ymd,
+    BasicConstraints, CertificateParams, DnType, ExtendedKeyUsagePurpose, IsCa, Issuer, KeyPair,
+    KeyUsagePurpose, SerialNumber, date_time_ymd,
 };
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName};
 use serde_json::{Value, json};
@@ -149,26 +149,7 @@ fn client(cn: &str, serial: u64, parent: &Ca, until: (i32, u8, u8)) -> Leaf {
 }
 
 fn crl(ca: &Ca, serials: &[u64], from: (i32, u8, u8), to: (i32, u8, u8), number: u64) -> String {
-    CertificateRevocationListParams {
-        this_update: date_time_ymd(from.0, from.1, from.2),
-        next_update: date_time_ymd(to.0, to.1, to.2),
-        crl_number: SerialNumber::from(number),
-        issuing_distribution_point: None,
-        revoked_certs: serials
-            .iter()
-            .map(|serial| RevokedCertParams {
-                serial_number: SerialNumber::from(*serial),
-                revocation_time: date_time_ymd(from.0, from.1, from.2),
-                reason_code: Some(RevocationReason::KeyCompromise),
-                invalidity_date: None,
-            })
-            .collect(),
-        key_identifier_method: KeyIdMethod::PreSpecified(ca.kid()),
-    }
-    .signed_by(&ca.issuer())
-    .unwrap()
-    .pem()
-    .unwrap()
+    revocation_lists::crl(&ca.issuer(), ca.kid(), serials, from, to, number)
 }
 
 fn pki() -> &'static Pki {
