@@ -90,6 +90,7 @@ pub const KEY_USAGES: [&str; 23] = [
     selectable = ".spec.issuerRef.name"
 )]
 #[serde(rename_all = "camelCase")]
+#[schemars(transform = crate::crd::certificate_request_spec_required)]
 pub struct CertificateRequestSpec {
     /// Requested certificate lifetime as a Go duration string (e.g. `2160h`); issuers may
     /// ignore it.
@@ -97,10 +98,15 @@ pub struct CertificateRequestSpec {
     pub duration: Option<String>,
     /// The issuer that should sign the request. `name` is required; `kind` defaults to
     /// `Issuer` and `group` to `cert-manager.io`.
+    ///
+    /// Required by the CRD, but decoded as Go decodes it (absent is the zero value): a
+    /// request without `spec` passes the CRD, and cert-manager's webhook, not a decoding
+    /// error, must report what is missing.
+    #[serde(default)]
     pub issuer_ref: IssuerReference,
     /// The PEM-encoded PKCS#10 certificate signing request (base64 in JSON and YAML). Its
     /// basic constraints and key usages must agree with `isCA` and `usages`.
-    #[serde(with = "base64_bytes")]
+    #[serde(default, with = "base64_bytes")]
     #[schemars(with = "String", extend("format" = "byte"))]
     pub request: Vec<u8>,
     /// Whether the requested certificate is a CA; issuers may ignore it. `true` implies the
@@ -134,8 +140,10 @@ pub struct CertificateRequestSpec {
 
 /// `spec.issuerRef`: name, kind and group of an issuer.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq, JsonSchema)]
+#[schemars(transform = crate::crd::issuer_reference_required)]
 pub struct IssuerReference {
-    /// Name of the issuer.
+    /// Name of the issuer. Required by the CRD; absent decodes as empty (Go's zero value).
+    #[serde(default)]
     pub name: String,
     /// Kind of the issuer; `Issuer` when unset.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -16,13 +16,14 @@ use crate::gofmt;
 pub struct Path(String);
 
 impl Path {
-    /// A root path (`spec`, `metadata`, `status`).
+    /// A root path (`spec`, `metadata`, `status`). An empty name renders as `[]`, as Go's
+    /// `field.NewPath("")` does (it treats a nameless element as an empty subscript).
     pub fn new(root: &str) -> Self {
-        Path(root.to_owned())
+        if root.is_empty() { Path("[]".to_owned()) } else { Path(root.to_owned()) }
     }
-    /// `self.name`.
+    /// `self.name`; `self[]` for an empty name, as Go renders it.
     pub fn child(&self, name: &str) -> Self {
-        self.joined(".", name, "")
+        if name.is_empty() { self.joined("[", "", "]") } else { self.joined(".", name, "") }
     }
     /// `self[i]`.
     pub fn index(&self, i: usize) -> Self {
@@ -44,6 +45,14 @@ impl Path {
     }
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+}
+
+impl BadValue {
+    /// A Go `float64`, which apimachinery prints with `%v` (`1e+06`, `0.5`), unlike the JSON
+    /// it uses for untyped numbers inside maps and slices.
+    pub fn float(f: f64) -> Self {
+        BadValue::GoSyntax(gofmt::format_float_g(f))
     }
 }
 
@@ -135,6 +144,21 @@ impl FieldError {
             value: Some(BadValue::Int(i64::try_from(actual).unwrap_or(i64::MAX))),
             detail: format!("must have at most {max} {unit}"),
         }
+    }
+
+    /// `field.NotFound(path, value)`: no detail.
+    pub fn not_found(path: Path, value: BadValue) -> Self {
+        FieldError { kind: ErrorType::NotFound, path, value: Some(value), detail: String::new() }
+    }
+    /// `field.TooLong(path, value, max)`: the value is never shown; `None` is Go's negative
+    /// maximum (no bound given).
+    pub fn too_long(path: Path, max: Option<usize>) -> Self {
+        let detail = match max {
+            Some(1) => "may not be more than 1 byte".to_owned(),
+            Some(max) => format!("may not be more than {max} bytes"),
+            None => "value is too long".to_owned(),
+        };
+        FieldError { kind: ErrorType::TooLong, path, value: None, detail }
     }
 
     /// The same error with another detail text, for callers that word it their own way.

@@ -6,6 +6,7 @@
 //! - [`field`]: Kubernetes `field.Error` and aggregate rendering, byte-for-byte as apimachinery.
 //! - [`gofmt`]: the Go formatting rules those messages depend on (`%q`, JSON, durations).
 //! - [`crd`]: CustomResourceDefinition manifests generated from the types.
+//! - [`validation`]: raw manifests checked against those CRDs, with the API server's errors.
 #![forbid(unsafe_code)]
 
 pub mod certificate_request;
@@ -14,6 +15,7 @@ pub mod field;
 /// Go formatting rules, re-exported for callers of [`field`].
 pub use certgate_gofmt as gofmt;
 pub mod policy;
+pub mod validation;
 
 pub use certificate_request::{
     CertificateRequest, CertificateRequestCondition, CertificateRequestSpec,

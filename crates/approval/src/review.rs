@@ -2,6 +2,14 @@
 //! namespace, then RBAC `use`; keep the ready ones; evaluate them in name order until one
 //! approves; otherwise deny (or wait, while a selected policy is not reconciled yet) with
 //! one `[name: messages]` block per policy.
+//!
+//! Readiness comes last, as in approver-policy's main: `mngr.Review`
+//! (`pkg/internal/approver/manager/review.go`) runs the matching predicates on every policy,
+//! computes `hasUnreconciled` from their survivors, then applies its `readyPredicate`. Ready
+//! was the first predicate until the #830 fix (c3e74ef, 2026-03-09), which moved it after the
+//! others so that an unreconciled policy that matches defers a denial; `New`'s doc comment
+//! still lists Ready first. A policy that is not ready therefore still gets its Namespace read
+//! and SubjectAccessReview, and their failures still abort the review.
 
 use certgate_api::CertificateRequestPolicy;
 use certgate_api::gofmt::quote;

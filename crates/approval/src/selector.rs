@@ -122,11 +122,21 @@ pub(crate) fn namespace(
     let Some(match_labels) = &wanted.match_labels else {
         return Ok(Ok(()));
     };
-    // Upstream reads the Namespace before parsing the selector, so a failed read wins.
-    let have = labels.get()?;
+    // Only a policy the policy webhook refuses can get here with an invalid `matchLabels`
+    // (a cluster without the webhook, or `check` files). Upstream would read the Namespace
+    // and then fail the whole review with `failed to parse namespace label selector`, over
+    // and over, blocking requests other policies would decide. But no Namespace can carry
+    // an invalid label (the API server validates them), so such a selector selects no
+    // Namespace: the policy is not selected, and the Namespace is not even read for it.
     if let Some(err) = match_labels_error(match_labels) {
-        return Err(PredicateError(format!("failed to parse namespace label selector: {err}")));
+        let field = "spec.selector.namespace.matchLabels".to_owned();
+        let message = format!(
+            "{field}: {} is not a valid label selector, so it selects no Namespace (the policy webhook refuses it): {err}",
+            json(&serde_json::json!(match_labels)),
+        );
+        return Ok(Err(SelectorMismatch { field, message }));
     }
+    let have = labels.get()?;
     if match_labels.iter().all(|(key, value)| have.get(key) == Some(value)) {
         return Ok(Ok(()));
     }

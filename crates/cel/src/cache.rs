@@ -1,7 +1,7 @@
 //! [`PolicyCel`]: compiled rules behind a bounded LRU cache keyed by rule text.
 
 use crate::compile::compile;
-use crate::limits::MAX_RULE_BYTES;
+use crate::limits::MAX_POLICY_RULE_CODE_POINTS;
 use crate::{CompileError, Program};
 use lru::LruCache;
 use std::fmt;
@@ -31,8 +31,9 @@ impl PolicyCel {
     /// The same text always yields the same result, and while it stays cached the
     /// same [`Arc`]. The cache lock is not held while compiling.
     pub fn compile(&self, rule: &str) -> Result<Arc<Program>, CompileError> {
-        if rule.len() > MAX_RULE_BYTES {
-            // Rejected without caching: the key alone would be larger than the limit.
+        if rule.len() > MAX_POLICY_RULE_CODE_POINTS {
+            // Possibly over the limit (cheap test on bytes first): not cached, so that a
+            // refused oversized rule never becomes a large key.
             return compile(rule).map(Arc::new);
         }
         if let Some(cached) = self.lock().get(rule) {
@@ -144,7 +145,7 @@ mod tests {
     #[test]
     fn over_long_rules_are_rejected_without_being_cached() {
         let cel = PolicyCel::new(4);
-        let long = format!("self == '{}'", "a".repeat(MAX_RULE_BYTES));
+        let long = format!("self == '{}'", "a".repeat(MAX_POLICY_RULE_CODE_POINTS));
         assert!(cel.compile(&long).is_err());
         assert!(cel.is_empty());
     }

@@ -76,8 +76,8 @@ fn build() -> Result<PolicyEnvironment, DeclError> {
     let mut functions = Functions::full_library();
     service_account::register(&mut functions);
     let parser = ParserOptions {
-        max_depth: u32::try_from(limits::MAX_NESTING_DEPTH).unwrap_or(u32::MAX),
-        max_code_points: limits::MAX_RULE_BYTES,
+        max_depth: u32::try_from(limits::MAX_POLICY_NESTING_DEPTH).unwrap_or(u32::MAX),
+        max_code_points: limits::MAX_POLICY_RULE_CODE_POINTS,
         macros: true,
     };
     let env = Environment::new(decls, functions).with_parser_options(parser);
@@ -107,14 +107,22 @@ impl PolicyEnvironment {
 pub struct BoundRequest(Value);
 
 impl BoundRequest {
+    /// Upstream's `cr` is a proto3 message: a field holding its zero value (an empty
+    /// string, no groups) is not set, so `has(cr.name)` is false for an empty name while
+    /// `cr.name` still reads `''`. Empty fields are therefore left out.
     pub fn new(cr: &CrVariable) -> Self {
-        let groups = cr.groups.iter().map(|g| Value::string(g)).collect();
-        let fields = vec![
-            (Arc::from("name"), Value::string(&cr.name)),
-            (Arc::from("namespace"), Value::string(&cr.namespace)),
-            (Arc::from("username"), Value::string(&cr.username)),
-            (Arc::from("groups"), Value::list(groups)),
-        ];
+        let mut fields = Vec::with_capacity(4);
+        for (name, value) in
+            [("name", &cr.name), ("namespace", &cr.namespace), ("username", &cr.username)]
+        {
+            if !value.is_empty() {
+                fields.push((Arc::from(name), Value::string(value)));
+            }
+        }
+        if !cr.groups.is_empty() {
+            let groups = cr.groups.iter().map(|g| Value::string(g)).collect();
+            fields.push((Arc::from("groups"), Value::list(groups)));
+        }
         Self(Value::Object(ObjectValue::new(REQUEST_TYPE, fields)))
     }
 }
@@ -126,5 +134,17 @@ mod tests {
     #[test]
     fn the_environment_builds() {
         assert!(environment().is_ok());
+    }
+
+    #[test]
+    fn empty_request_fields_are_unset_as_in_proto3() {
+        let cel = crate::PolicyCel::new(4);
+        let empty = CrVariable::default();
+        let named = CrVariable { name: "a".into(), groups: vec![String::new()], ..empty.clone() };
+        let has = |rule: &str, cr: &CrVariable| cel.compile(rule).unwrap().eval("", cr).unwrap();
+        assert!(!has("has(cr.name)", &empty));
+        assert!(!has("has(cr.groups)", &empty));
+        assert!(has("cr.name == '' && cr.groups == []", &empty));
+        assert!(has("has(cr.name) && has(cr.groups)", &named));
     }
 }

@@ -25,12 +25,15 @@ pub mod k8s;
 mod limits;
 mod program;
 mod service_account;
+mod stack;
 pub mod syntax;
 pub mod value;
 
 pub use cache::{DEFAULT_CACHE_SIZE, PolicyCel};
 pub use environment::BoundRequest;
-pub use limits::{MAX_NESTING_DEPTH, MAX_RULE_BYTES};
+pub use limits::{
+    MAX_NESTING_DEPTH, MAX_POLICY_NESTING_DEPTH, MAX_POLICY_RULE_CODE_POINTS, MAX_RULE_BYTES,
+};
 pub use program::Program;
 
 /// The `cr` variable of the approver-policy environment.

@@ -3,6 +3,13 @@
 
 mod support;
 
+#[path = "real_cluster/mod.rs"]
+mod real_cluster;
+
+use std::collections::BTreeSet;
+
+use certgate_api::validation::{self, Resource};
+use serde_json::Value;
 use support::{assert_golden, certgate, crate_dir, golden, workspace_dir};
 
 #[test]
@@ -90,6 +97,15 @@ fn namespace_selector_without_the_namespace_is_an_error_exit_2() {
 }
 
 #[test]
+fn a_refused_label_selector_selects_nothing_and_never_fails_a_review() {
+    let args = ["check", "-f", "tests/fixtures/refused-label-selector", "--explain"];
+    let run = golden("refused-label-selector", &args);
+    assert_eq!(run.code, 2, "the refused policy fails the check; the request is approved");
+    assert!(run.stdout.contains("Approved by CertificateRequestPolicy: \"team-a-services\""));
+    assert!(!run.stdout.contains("failed to"), "{}", run.stdout);
+}
+
+#[test]
 fn broken_yaml_names_file_document_line_and_column() {
     let run = golden("broken-yaml", &["check", "-f", "tests/fixtures/broken-yaml"]);
     assert_eq!(run.code, 2);
@@ -170,4 +186,124 @@ fn symlink_loop_in_a_directory_exits_2_naming_the_loop() {
          its ancestor manifests\n"
     );
     assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn invalid_objects_are_reported_alone_and_the_rest_is_decided() {
+    let run = golden("invalid-objects", &["check", "-f", "tests/fixtures/invalid-objects"]);
+    assert_eq!(run.code, 2, "an object the API server would refuse fails the check");
+    // The policy with values outside the enums, reported with the API server's message.
+    assert!(
+        run.stderr.contains(
+            "manifests.yaml#0: CertificateRequestPolicy.policy.cert-manager.io \"broken-enums\" \
+             is invalid: [spec.allowed.usages[1]: Unsupported value: \"flying\": supported \
+             values: \"signing\", "
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(
+            "spec.constraints.privateKey.algorithm: Unsupported value: \"DSA\": supported \
+             values: \"RSA\", \"ECDSA\", \"Ed25519\"]"
+        ),
+        "{}",
+        run.stderr
+    );
+    // The valid policy decides the valid requests, including the one whose status condition
+    // has no lastTransitionTime and the one whose invalid status was ignored.
+    for line in [
+        "team-a      app          Approved",
+        "team-a      public       Denied",
+        "team-a      odd-status   Approved",
+    ] {
+        assert!(run.stdout.contains(line), "{line:?} in\n{}", run.stdout);
+    }
+    assert!(!run.stdout.contains("broken-enums") && !run.stdout.contains("typo"));
+}
+
+/// The CertificateRequests and CertificateRequestPolicies of a fixture file, Lists flattened.
+fn crd_objects(path: &str) -> Vec<(Resource, Value)> {
+    let text = std::fs::read_to_string(crate_dir().join(path)).unwrap();
+    let documents: Vec<Value> = serde_saphyr::from_multiple(&text).unwrap();
+    let mut objects = Vec::new();
+    for document in documents {
+        let items = match document.get("items").and_then(Value::as_array) {
+            Some(items) if document["kind"] == "List" => items.clone(),
+            _ => vec![document],
+        };
+        for item in items {
+            let resource = match item["kind"].as_str() {
+                Some("CertificateRequest") => Resource::CertificateRequest,
+                Some("CertificateRequestPolicy") => Resource::CertificateRequestPolicy,
+                _ => continue,
+            };
+            objects.push((resource, item));
+        }
+    }
+    objects
+}
+
+/// The field errors of kubectl's report of a 422: one line, or one `* ` line per error.
+fn kubectl_errors(stderr: &str) -> BTreeSet<String> {
+    let Some((_, tail)) = stderr.split_once(" is invalid: ") else {
+        panic!("not a 422 from the API server: {stderr}");
+    };
+    match tail.strip_prefix('\n') {
+        Some(list) => {
+            list.lines().filter_map(|line| line.strip_prefix("* ")).map(str::to_owned).collect()
+        }
+        None => BTreeSet::from([tail.trim_end().to_owned()]),
+    }
+}
+
+/// certgate's schema validation against a real kube-apiserver with the upstream CRDs, on
+/// every object of the fixtures: the same error texts for each object (as sets: the API
+/// server's order varies from run to run). `status` is left out on both sides: the API server
+/// drops it on create, and `check` only warns about it.
+#[test]
+fn one_error_set_per_object_as_the_real_api_server_reports() {
+    let cluster = real_cluster::RealCluster::start(&real_cluster::Options {
+        webhook: false,
+        controllers: None,
+    });
+    let crds = workspace_dir().join("../shared/upstream-crds");
+    for (file, name) in [
+        ("cert-manager.io_certificaterequests.yaml", "certificaterequests.cert-manager.io"),
+        (
+            "policy.cert-manager.io_certificaterequestpolicies.yaml",
+            "certificaterequestpolicies.policy.cert-manager.io",
+        ),
+    ] {
+        let path = crds.join(file);
+        let args = ["apply", "--server-side", "--force-conflicts", "-f", path.to_str().unwrap()];
+        let applied = cluster.kubectl(&args, None);
+        assert!(applied.status.success(), "{}", String::from_utf8_lossy(&applied.stderr));
+        let crd = format!("crd/{name}");
+        let args = ["wait", "--for=condition=Established", "--timeout=60s", crd.as_str()];
+        assert!(cluster.kubectl(&args, None).status.success());
+    }
+    assert!(cluster.kubectl(&["create", "namespace", "team-a"], None).status.success());
+    let mut compared = 0;
+    for fixture in [
+        "tests/fixtures/schema-errors/objects.yaml",
+        "tests/fixtures/invalid-objects/manifests.yaml",
+    ] {
+        for (resource, mut object) in crd_objects(fixture) {
+            validation::drop_status(&mut object);
+            let json = serde_json::to_string(&object).unwrap();
+            let mut ours = object.clone();
+            let ours: BTreeSet<String> =
+                validation::validate(resource, &mut ours).iter().map(ToString::to_string).collect();
+            let run = cluster.kubectl(&["create", "--dry-run=server", "-f", "-"], Some(&json));
+            let upstream = if run.status.success() {
+                BTreeSet::new()
+            } else {
+                kubectl_errors(&String::from_utf8_lossy(&run.stderr))
+            };
+            assert_eq!(ours, upstream, "{fixture}: {}", object["metadata"]["name"]);
+            compared += 1;
+        }
+    }
+    assert!(compared >= 10, "{compared} objects compared");
 }

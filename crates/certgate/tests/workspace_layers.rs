@@ -56,6 +56,7 @@ const LAYERS: &[(&str, Layer)] = &[
     ("certgate-access", Layer::Dev),
     ("certgate-dispatch", Layer::Dev),
     ("certgate-kubeproto", Layer::Dev),
+    ("certgate-oracles", Layer::Dev),
     ("certgate-patch", Layer::Dev),
     ("certgate-sandbox", Layer::Dev),
     ("certgate-schema", Layer::Dev),

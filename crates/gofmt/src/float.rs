@@ -3,7 +3,7 @@
 
 /// Shortest round-tripping decimal digits of a finite, non-zero `f` and the position of
 /// its decimal point: `f` = `0.digits × 10^point`.
-fn shortest_digits(f: f64) -> (String, i32) {
+pub(crate) fn shortest_digits(f: f64) -> (String, i32) {
     // Rust's `{:e}` prints the shortest round-tripping digits, as Go's precision −1 does.
     let text = format!("{:e}", f.abs());
     let (mantissa, exponent) = text.split_once('e').unwrap_or((text.as_str(), "0"));
@@ -59,7 +59,7 @@ fn fixed_form(out: &mut String, digits: &str, point: i32) {
 }
 
 /// `NaN`, `+Inf` or `-Inf`, as every Go float format spells them.
-fn non_finite(f: f64) -> String {
+pub(crate) fn non_finite(f: f64) -> String {
     if f.is_nan() {
         "NaN".to_owned()
     } else if f > 0.0 {

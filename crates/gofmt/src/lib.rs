@@ -6,16 +6,19 @@
 //! [`format_float_g`] / [`format_float_f`] are `strconv.FormatFloat` with shortest precision
 //! (`%v` of a `float64` is [`format_float_g`]), [`json_float`] is `encoding/json`'s float
 //! layout, [`GoDuration`] is `time.ParseDuration` and `time.Duration.String()`, and [`url`]
-//! is `net/url`'s parsing, escaping and `URL.String()`.
+//! is `net/url`'s parsing, escaping and `URL.String()`, and [`sprintf`] / [`sprint`] /
+//! [`sprintln`] are `fmt`'s over JSON-like values ([`Arg`]).
 #![forbid(unsafe_code)]
 
 mod duration;
 mod float;
 mod json;
+mod printf;
 mod quote;
 pub mod url;
 
 pub use duration::{DurationError, GoDuration};
 pub use float::{format_float_f, format_float_g, json_float};
 pub use json::{JsonEscape, json, push_json_string, unmarshal_kind};
+pub use printf::{Arg, sprint, sprintf, sprintln};
 pub use quote::{go_string_slice, quote, quote_bytes, quote_list};

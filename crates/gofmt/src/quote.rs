@@ -46,12 +46,42 @@ pub fn go_string_slice(type_name: &str, items: &[String]) -> String {
 }
 
 fn push_escaped(out: &mut String, c: char) {
+    push_escaped_as(out, c, '"', false);
+}
+
+/// Go's `strconv.QuoteToASCII` (`%+q`): like [`quote`], with every non-ASCII character
+/// escaped.
+pub(crate) fn quote_ascii(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        push_escaped_as(&mut out, c, '"', true);
+    }
+    out.push('"');
+    out
+}
+
+/// Go's `strconv.QuoteRune` (`%q` of an integer), or `QuoteRuneToASCII` with `ascii`.
+pub(crate) fn quote_rune(c: char, ascii: bool) -> String {
+    let mut out = String::from("'");
+    push_escaped_as(&mut out, c, '\'', ascii);
+    out.push('\'');
+    out
+}
+
+/// Go's `strconv.CanBackquote`: one line, no control characters other than tab, no
+/// backquote, no U+FEFF.
+pub(crate) fn can_backquote(s: &str) -> bool {
+    s.chars().all(|c| c != '`' && c != '\u{feff}' && (c == '\t' || (c >= ' ' && c != '\u{7f}')))
+}
+
+fn push_escaped_as(out: &mut String, c: char, quote: char, ascii: bool) {
     match c {
-        '"' | '\\' => {
+        _ if c == quote || c == '\\' => {
             out.push('\\');
             out.push(c);
         }
-        _ if is_print(c) => out.push(c),
+        _ if if ascii { c.is_ascii() && is_print(c) } else { is_print(c) } => out.push(c),
         '\u{7}' => out.push_str("\\a"),
         '\u{8}' => out.push_str("\\b"),
         '\u{c}' => out.push_str("\\f"),

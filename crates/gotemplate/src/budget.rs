@@ -161,10 +161,13 @@ pub fn weight(value: &Value, cap: usize) -> usize {
     measure(value, cap).0
 }
 
+/// What every value weighs before its text: at least as much as `fmt` prints for any
+/// scalar under `%v` (`1.7976931348623157e+308` is 23 bytes).
+pub(crate) const NODE: usize = 24;
+
 /// The [`weight`] of a value and how deeply it nests (a scalar is 0, a list of scalars 1),
 /// both as far as the walk went before the weight exceeded `cap`.
 pub(crate) fn measure(value: &Value, cap: usize) -> (usize, usize) {
-    const NODE: usize = 24;
     // Every value is counted when it is reached (the root here, children when their parent
     // is opened), so a huge list is refused by its length before it is walked.
     let mut total = NODE;

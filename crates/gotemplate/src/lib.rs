@@ -41,7 +41,8 @@
 //!
 //! # Known differences from Go
 //!
-//! - Errors of builtins (`index` out of range, `printf` misuse, ...; budget errors excepted),
+//! - Errors of builtins (`index` out of range, a nil `printf` format, ...; budget errors and
+//!   `printf`'s argument count and format type excepted),
 //!   of field evaluation and
 //!   of `{{template}}` calls carry no position: [`TemplateError::ExecUnplaced`] with gotmpl's
 //!   message (`template "x" not defined` and `wrong number of args for <fn>: ...` use Go's
@@ -59,12 +60,21 @@
 //! - Assigning an undeclared variable (`{{$x = 1}}`) is not an error (Go:
 //!   `undefined variable: $x` at execution).
 //! - A `{{define}}` nested inside another block is accepted (Go rejects it).
+//! - `%p` of a list or map prints `0x0` (Go: the address of its data).
+//!
+//! # Printing
+//!
+//! `print`, `println`, `printf` and the printing of an action's value (`{{.f}}`) are Go's
+//! `fmt` ([`mod@print`], from certgate-gofmt), not gotmpl's: a float64 prints as Go's `%v`
+//! (`1.23456789e+08`), verbs apply to each element of lists and maps, `%T`/`%#v` use Go's
+//! type names. Measured by the differential test `crates/dev/oracles/tests/gotemplate.rs`.
 
 #![forbid(unsafe_code)]
 
 pub mod budget;
 mod engine;
 mod func;
+pub mod print;
 mod value;
 
 pub use engine::{Engine, EngineConfigError, Limits, Parsed, TemplateError};

@@ -70,6 +70,7 @@ fn build(text: &str) -> Result<(Vec<Node>, Option<usize>), YamlError> {
     let mut open: Vec<usize> = Vec::new();
     let mut root = None;
     let mut last_created = None;
+    let mut eof = crate::block_eof::EofBlock::new(text);
     for next in parser(text) {
         let (event, span) = next.map_err(|e| YamlError(parse_error(&e)))?;
         let line = span.start.line();
@@ -82,7 +83,15 @@ fn build(text: &str) -> Result<(Vec<Node>, Option<usize>), YamlError> {
                     None if value == "<<" => MERGE_TAG.to_owned(),
                     None => resolve_plain_ref(&value).map_or(STR_TAG, |(tag, _)| tag).to_owned(),
                 };
-                let value = value.into_owned();
+                crate::block_tabs::check(text, style, &span)?;
+                let mut value = value.into_owned();
+                if eof.added_break(style, &span) {
+                    if value.chars().all(|c| c == '\n') {
+                        crate::block_eof::blank_body(text, &span, &mut value);
+                    } else {
+                        crate::block_eof::trim(text, &span, &mut value);
+                    }
+                }
                 created = Some((Kind::Scalar { value }, tag, anchor_id, line));
             }
             Event::SequenceStart(_, anchor_id, tag) => {
@@ -554,8 +563,7 @@ fn scalar_value(node: &Node, value: &str) -> Result<GoValue, Fatal> {
         let data = base64::engine::general_purpose::STANDARD
             .decode(compact.as_bytes())
             .map_err(|_| "!!binary value contains invalid base64 data".to_owned())?;
-        // json.Marshal replaces invalid UTF-8 with U+FFFD.
-        return Ok(GoValue::Str(String::from_utf8_lossy(&data).into_owned()));
+        return Ok(GoValue::Str(go_lossy_utf8(&data)));
     }
     Ok(match resolved {
         Scalar::Null => GoValue::Null,
@@ -567,6 +575,28 @@ fn scalar_value(node: &Node, value: &str) -> Result<GoValue, Fatal> {
         Scalar::Time(t) => GoValue::Time(t),
         Scalar::Merge => GoValue::Str("<<".to_owned()),
     })
+}
+
+/// The text `json.Marshal` writes for bytes that may not be UTF-8: each byte of an invalid
+/// sequence becomes its own U+FFFD (Go decodes rune by rune, width 1 on error), where
+/// `String::from_utf8_lossy` would replace a truncated sequence once.
+fn go_lossy_utf8(mut data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len());
+    loop {
+        match std::str::from_utf8(data) {
+            Ok(valid) => {
+                out.push_str(valid);
+                return out;
+            }
+            Err(e) => {
+                let (valid, rest) = data.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(valid).unwrap_or_default());
+                let bad = e.error_len().unwrap_or(rest.len());
+                out.extend(std::iter::repeat_n('\u{FFFD}', bad));
+                data = &rest[bad..];
+            }
+        }
+    }
 }
 
 /// `json.Marshal` of the decoded value, as a `serde_json::Value`.
@@ -605,12 +635,16 @@ pub(crate) fn json_float(f: f64) -> Result<Number, String> {
         let sign = if f > 0.0 { "+Inf" } else { "-Inf" };
         return Err(format!("json: unsupported value: {sign}"));
     }
-    if f.fract() == 0.0 && !(f == 0.0 && f.is_sign_negative()) {
-        if f >= -(2f64.powi(63)) && f < 2f64.powi(63) {
-            return Ok(Number::from(f as i64));
+    // Go writes floats below 1e21 in plain notation with the *shortest* digits that round-trip
+    // (2^63 as 9223372036854776000, not ...808), like Rust's `Display`; the text is read back
+    // as an integer when it fits one, else as a float.
+    if f.fract() == 0.0 && !(f == 0.0 && f.is_sign_negative()) && f.abs() < 1e21 {
+        let text = format!("{f}");
+        if let Ok(i) = text.parse::<i64>() {
+            return Ok(Number::from(i));
         }
-        if f >= 0.0 && f < 2f64.powi(64) {
-            return Ok(Number::from(f as u64));
+        if let Ok(u) = text.parse::<u64>() {
+            return Ok(Number::from(u));
         }
     }
     Number::from_f64(f).ok_or_else(|| "json: unsupported value".to_owned())
@@ -626,10 +660,10 @@ pub fn decode(text: &str) -> Result<Value, YamlError> {
     }
     // Typical documents (no anchors, tags, merges, duplicate or non-string keys) are read in
     // one pass; the fast path hands anything else to the tree decoder below.
-    match crate::fast::decode(text) {
+    crate::reindent::decode_lenient(text, |text| match crate::fast::decode(text) {
         Some(result) => result,
         None => decode_tree(text),
-    }
+    })
 }
 
 /// The general path: node tree, then yaml.v3's decoder, then `json.Marshal`'s checks.

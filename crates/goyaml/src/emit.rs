@@ -377,8 +377,17 @@ impl Emitter {
 
     fn write_double_quoted(&mut self, value: &str) {
         self.write_indicator("\"", true, false, false);
+        // yaml.v3's `is_bom` tests the first bytes of the *value*, not of the current
+        // character: a value starting with a BOM has every character escaped (`\x62` for b).
+        let starts_with_bom = value.starts_with('\u{FEFF}');
         for c in value.chars() {
-            if !is_printable(c) || c == '\u{FEFF}' || is_break(c) || c == '"' || c == '\\' {
+            if starts_with_bom
+                || !is_printable(c)
+                || c == '\u{FEFF}'
+                || is_break(c)
+                || c == '"'
+                || c == '\\'
+            {
                 self.put('\\');
                 match c {
                     '\0' => self.put('0'),
@@ -438,7 +447,10 @@ impl Emitter {
         if let Some(chomp) = chomp {
             self.write_indicator(chomp, false, false, false);
         }
-        self.put_break();
+        // yaml.v3 v3.0.1 writes no line break after the header itself (its comment handling
+        // replaced libyaml's `put_break`): the first content line's `write_indent` starts the
+        // next line, and a value starting with a line break uses that break instead — one
+        // leading line break fewer than libyaml, which yaml.v3 then reads back without it.
         self.whitespace = true;
         let mut breaks = true;
         for c in chars {

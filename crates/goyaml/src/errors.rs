@@ -71,6 +71,8 @@ fn problem(kind: &ErrorKind) -> String {
             format!("exceeded max depth of {}", crate::MAX_DEPTH)
         }
         ErrorKind::InputByteLimitExceeded { .. } => "input too large".to_owned(),
+        // Worked around in `reindent`, which recognises this text.
+        ErrorKind::InvalidQuotedScalarIndent => crate::reindent::QUOTED_INDENT_PROBLEM.to_owned(),
         // Anything else keeps the parser's own description.
         other => other.to_string(),
     }

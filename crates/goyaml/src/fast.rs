@@ -40,9 +40,10 @@ struct Builder {
 /// path must decide.
 pub fn decode(text: &str) -> Option<Result<Value, YamlError>> {
     let mut b = Builder::default();
+    let mut eof = crate::block_eof::EofBlock::new(text);
     for next in parser(text) {
-        let event = match next {
-            Ok((event, _span)) => event,
+        let (event, span) = match next {
+            Ok(next) => next,
             // The general path stops at the same event with the same error: until here the
             // events had no aliases, the only other thing its tree building fails on.
             Err(e) => return Some(Err(YamlError(parse_error(&e)))),
@@ -51,6 +52,9 @@ pub fn decode(text: &str) -> Option<Result<Value, YamlError>> {
             Event::Scalar(scalar, style, anchor, tag) => {
                 if anchor != 0 || tag.is_some() {
                     return None;
+                }
+                if let Err(e) = crate::block_tabs::check(text, style, &span) {
+                    return Some(Err(e));
                 }
                 if let Some(Open::Map(_, key @ None)) = b.open.last_mut() {
                     // A key must decode as a Go string: quoted or block style, or a plain
@@ -71,7 +75,15 @@ pub fn decode(text: &str) -> Option<Result<Value, YamlError>> {
                 if style == ScalarStyle::Plain {
                     plain(scalar.into_owned())?
                 } else {
-                    Value::String(scalar.into_owned())
+                    let mut scalar = scalar.into_owned();
+                    if eof.added_break(style, &span) {
+                        if scalar.chars().all(|c| c == '\n') {
+                            crate::block_eof::blank_body(text, &span, &mut scalar);
+                        } else {
+                            crate::block_eof::trim(text, &span, &mut scalar);
+                        }
+                    }
+                    Value::String(scalar)
                 }
             }
             Event::SequenceStart(_, anchor, tag) => {

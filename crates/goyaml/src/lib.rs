@@ -16,11 +16,14 @@
 
 #![forbid(unsafe_code)]
 
+mod block_eof;
+mod block_tabs;
 mod decode;
 mod emit;
 mod errors;
 mod fast;
 pub mod float;
+mod reindent;
 mod resolve;
 mod sort;
 mod timestamp;

@@ -11,8 +11,12 @@ pub fn key_less(a: &str, b: &str) -> bool {
     let ar: Vec<char> = a.chars().collect();
     let br: Vec<char> = b.chars().collect();
     let mut i = 0;
+    // Whether the last equal character was a digit: then a letter sorts *before* a
+    // non-letter ("0x" < "017"), the other way round from the general rule.
+    let mut digits = false;
     while i < ar.len() && i < br.len() {
         if ar[i] == br[i] {
+            digits = is_go_digit(ar[i]);
             i += 1;
             continue;
         }
@@ -24,7 +28,7 @@ pub fn key_less(a: &str, b: &str) -> bool {
             return ar[i] < br[i];
         }
         if al || bl {
-            return bl;
+            return if digits { al } else { bl };
         }
         // Neither is a letter: compare the digit runs starting here numerically.
         let mut an: i64 = 0;

@@ -126,11 +126,13 @@ fn multi_line_strings() {
     assert_eq!(value_of("a\nb"), "k: |-\n  a\n  b\n");
     assert_eq!(value_of("a\nb\n"), "k: |\n  a\n  b\n");
     assert_eq!(value_of("a\nb\n\n"), "k: |+\n  a\n  b\n\n");
-    assert_eq!(value_of("\n"), "k: |2+\n\n");
+    // yaml.v3 v3.0.1 writes no break after the header: a leading break ends the header line
+    // (checked against yaml.v3 by the differential test).
+    assert_eq!(value_of("\n"), "k: |2+\n");
     assert_eq!(value_of("a\n\nb"), "k: |-\n  a\n\n  b\n");
     // Leading space or break: an explicit indentation indicator.
     assert_eq!(value_of("  indented\nx"), "k: |2-\n    indented\n  x\n");
-    assert_eq!(value_of("\nx"), "k: |2-\n\n  x\n");
+    assert_eq!(value_of("\nx"), "k: |2-\n  x\n");
     // Tabs are fine in literal blocks.
     assert_eq!(value_of("a\tb\nc"), "k: |-\n  a\tb\n  c\n");
     // A space before a break, or a trailing space: no block style, double quotes.

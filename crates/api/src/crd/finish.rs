@@ -16,7 +16,9 @@ pub(super) enum RootSpec {
 /// - the root `apiVersion`, `kind` and `metadata` properties upstream declares;
 /// - no `nullable` anywhere: upstream declares none, so the API server prunes explicit
 ///   `null`s from optional fields instead of storing them, and certgate behaves the same;
-/// - no schema `title` (schemars adds the Rust type name).
+/// - no schema `title` (schemars adds the Rust type name);
+/// - no `default` anywhere: upstream declares none, and the serde defaults that let a
+///   required field decode as Go's zero value must not become API-server defaults.
 pub(super) fn finish(
     mut crd: CustomResourceDefinition,
     spec: RootSpec,
@@ -57,6 +59,7 @@ fn finish_root(root: &mut JSONSchemaProps, spec: RootSpec) {
 fn drop_nullable(schema: &mut JSONSchemaProps) {
     // The schemas are as deep as the Rust types (a handful of levels), so recursion is bounded.
     schema.nullable = None;
+    schema.default = None;
     if let Some(values) = schema.enum_.as_mut() {
         values.retain(|v| !v.0.is_null());
     }

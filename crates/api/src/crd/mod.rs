@@ -12,7 +12,9 @@ use kube::CustomResourceExt;
 
 use crate::{CertificateRequest, CertificateRequestPolicy};
 use finish::{RootSpec, finish};
-pub(crate) use transform::{go_int, metav1_condition_items};
+pub(crate) use transform::{
+    certificate_request_spec_required, go_int, issuer_reference_required, metav1_condition_items,
+};
 
 /// Every CRD certgate serves, in a stable order, with the schema details upstream CRDs
 /// carry (list types and keys, enums, formats, printer columns).

@@ -46,3 +46,28 @@ pub(crate) fn metav1_condition_items(schema: &mut Schema) {
         }
     }
 }
+
+/// Marks `names` required. For fields the CRD requires but serde decodes with a default (Go's
+/// zero value, so that a request without them still decodes), which schemars would otherwise
+/// leave out of `required`.
+fn require(schema: &mut Schema, names: &[&str]) {
+    let Some(object) = schema.as_object_mut() else { return };
+    let required = object.entry("required").or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(list) = required {
+        for name in names {
+            if !list.iter().any(|v| v.as_str() == Some(name)) {
+                list.push(Value::from(*name));
+            }
+        }
+    }
+}
+
+/// `CertificateRequestSpec`: `issuerRef` and `request` are required upstream.
+pub(crate) fn certificate_request_spec_required(schema: &mut Schema) {
+    require(schema, &["issuerRef", "request"]);
+}
+
+/// `IssuerReference`: `name` is required upstream.
+pub(crate) fn issuer_reference_required(schema: &mut Schema) {
+    require(schema, &["name"]);
+}

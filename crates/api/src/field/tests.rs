@@ -475,3 +475,26 @@ fn assert_renders(cases: &[(FieldError, &str)]) {
         assert_eq!(error.to_string(), *want);
     }
 }
+
+/// Classes the differential test against apimachinery found (crates/dev/oracles/tests/
+/// field_errors.rs): Go renders an empty path element as an empty subscript, prints a
+/// `float64` with `%v`, and words a TooLong without a bound differently.
+#[test]
+fn go_rendering_of_empty_names_floats_and_unbounded_too_long() {
+    assert_eq!(Path::new("").index(2).to_string(), "[][2]");
+    assert_eq!(Path::new("spec").child("").child("x").to_string(), "spec[].x");
+    let float = FieldError::invalid(Path::new("x"), BadValue::float(1e6), "d");
+    assert_eq!(float.to_string(), "x: Invalid value: 1e+06: d");
+    assert_eq!(
+        FieldError::too_long(Path::new("x"), None).to_string(),
+        "x: Too long: value is too long"
+    );
+    assert_eq!(
+        FieldError::too_long(Path::new("x"), Some(1)).to_string(),
+        "x: Too long: may not be more than 1 byte"
+    );
+    assert_eq!(
+        FieldError::not_found(Path::new("x"), BadValue::Int(3)).to_string(),
+        "x: Not found: 3"
+    );
+}

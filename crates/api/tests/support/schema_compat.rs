@@ -6,8 +6,9 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
 
 /// Problems that make `ours` reject or treat differently something `upstream` accepts: a
 /// property upstream declares that ours lacks, a different type, format, enum, list type,
-/// list-map key or value constraint, a `required` entry upstream does not have, or
-/// `x-kubernetes-preserve-unknown-fields` where upstream has none.
+/// list-map key, default or value constraint, a `required` entry upstream does not have, or
+/// `x-kubernetes-preserve-unknown-fields` where upstream has none; and a `required` entry
+/// upstream has that ours lacks (the validation built on ours must reject what upstream does).
 pub fn compare(ours: &JSONSchemaProps, upstream: &JSONSchemaProps) -> Vec<String> {
     let mut problems = Vec::new();
     compare_at("", ours, upstream, &mut problems);
@@ -49,6 +50,7 @@ fn compare_at(
         maximum => "maximum",
         max_items => "maxItems",
         min_items => "minItems",
+        default => "default",
     );
     if ours.x_kubernetes_preserve_unknown_fields.unwrap_or(false)
         && !upstream.x_kubernetes_preserve_unknown_fields.unwrap_or(false)
@@ -60,6 +62,15 @@ fn compare_at(
     for name in ours.required.as_deref().unwrap_or_default() {
         if !upstream_required.contains(name) {
             problems.push(format!("{path}: requires {name:?}, upstream does not"));
+        }
+    }
+    // certgate validates manifests against its own CRDs (`certgate_api::validation`), so a
+    // field upstream requires must be required here too, or a manifest upstream rejects
+    // would be accepted and then fail to decode.
+    let ours_required = ours.required.as_deref().unwrap_or_default();
+    for name in upstream_required {
+        if !ours_required.contains(name) {
+            problems.push(format!("{path}: does not require {name:?}, upstream does"));
         }
     }
     let no_properties = Default::default();

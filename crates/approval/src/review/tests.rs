@@ -423,3 +423,5 @@ fn without_explain_there_is_no_trace() {
     let p = permissive("p");
     assert!(Case::new(vec![(&p, Readiness::Ready)]).run().trace.is_none());
 }
+
+mod order;

@@ -136,23 +136,40 @@ fn namespace_is_read_only_when_match_labels_is_reached() {
 }
 
 #[test]
-fn namespace_read_failures_and_bad_selectors_are_predicate_errors() {
+fn namespace_read_failures_are_predicate_errors() {
     let namespaces =
         Namespaces { reads: Cell::new(0), answer: Err(r#"namespaces "team-a" not found"#.into()) };
     let mut labels = NamespaceLabels::new(&namespaces, "team-a");
-    let sel = selector(json!({"namespace": {"matchLabels": {"bad key!": "v"}}}));
+    let sel = selector(json!({"namespace": {"matchLabels": {"env": "prod"}}}));
     assert_eq!(
         namespace(&sel, "team-a", &mut labels).err(),
         Some(PredicateError(
             r#"failed to get request's namespace to determine namespace selector: namespaces "team-a" not found"#.into()
         ))
     );
+}
 
-    let namespaces = Namespaces::with(&[]);
+#[test]
+fn invalid_match_labels_select_no_namespace_without_reading_it() {
+    // Only a policy the webhook refuses has these; even a failing read cannot make it an error.
+    let namespaces =
+        Namespaces { reads: Cell::new(0), answer: Err(r#"namespaces "team-a" not found"#.into()) };
     let mut labels = NamespaceLabels::new(&namespaces, "team-a");
-    let err = namespace(&sel, "team-a", &mut labels).err().map(|e| e.0).unwrap_or_default();
-    assert!(
-        err.starts_with(r#"failed to parse namespace label selector: key: Invalid value: "bad key!": name part must consist of"#),
-        "{err}"
-    );
+    let cases = [
+        (
+            json!({"namespace": {"matchLabels": {"bad key!": "v"}}}),
+            r#"spec.selector.namespace.matchLabels: {"bad key!":"v"} is not a valid label selector, so it selects no Namespace (the policy webhook refuses it): key: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"#,
+        ),
+        (
+            json!({"namespace": {"matchNames": ["team-*"], "matchLabels": {"env": "prod", "tier": "-web"}}}),
+            r#"spec.selector.namespace.matchLabels: {"env":"prod","tier":"-web"} is not a valid label selector, so it selects no Namespace (the policy webhook refuses it): values[0][tier]: Invalid value: "-web": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"#,
+        ),
+    ];
+    for (sel, want) in cases {
+        let got = namespace(&selector(sel.clone()), "team-a", &mut labels).expect("no error");
+        let mismatch = got.expect_err("not selected");
+        assert_eq!(mismatch.field, "spec.selector.namespace.matchLabels");
+        assert_eq!(mismatch.message, want, "{sel}");
+    }
+    assert_eq!(namespaces.reads.get(), 0);
 }

@@ -63,6 +63,9 @@ pub(crate) struct Compiler<'a> {
     was_cancelled: bool,
     /// Rules not compiled because the review stopped.
     pub(crate) skipped: usize,
+    /// Rules whose worst-case cost estimate is over the evaluation cost limit: admitted,
+    /// as upstream admits them, with a warning.
+    pub(crate) warnings: Vec<String>,
 }
 
 impl<'a> Compiler<'a> {
@@ -75,6 +78,7 @@ impl<'a> Compiler<'a> {
             stopped: false,
             was_cancelled: false,
             skipped: 0,
+            warnings: Vec::new(),
         }
     }
 
@@ -96,12 +100,24 @@ impl<'a> Compiler<'a> {
                 self.skipped += 1;
                 continue;
             }
-            if let Err(err) = self.cel.compile(&rule.rule) {
-                errors.push(FieldError::invalid(
+            match self.cel.compile(&rule.rule) {
+                Err(err) => errors.push(FieldError::invalid(
                     path.child("validations").index(i),
                     BadValue::Str(rule.rule.clone()),
                     err.to_string(),
-                ));
+                )),
+                Ok(program) => {
+                    let (max, limit) =
+                        (program.cost_estimate().max, certgate_cel::eval::DEFAULT_COST_LIMIT);
+                    if max > limit {
+                        self.warnings.push(format!(
+                            "{}: estimated worst-case cost {max} exceeds the cost limit \
+                             {limit}; requests that reach it are denied with \
+                             'cost limit exceeded'",
+                            path.child("validations").index(i)
+                        ));
+                    }
+                }
             }
         }
     }

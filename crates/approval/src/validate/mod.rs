@@ -61,7 +61,7 @@ pub(crate) fn validate_within(
         return Err(Cancelled { left: rules.skipped });
     }
     constraints::validate(spec.constraints.as_ref(), &mut errors);
-    Ok(PolicyValidation { errors, warnings: Vec::new() })
+    Ok(PolicyValidation { errors, warnings: rules.warnings })
 }
 
 #[cfg(test)]

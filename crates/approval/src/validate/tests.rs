@@ -313,3 +313,31 @@ fn a_cancelled_review_stops_before_the_next_rule() {
     );
     assert!(cel.is_empty());
 }
+
+/// A rule whose worst-case cost is over the limit is admitted, as upstream admits it (it is
+/// stopped at run time by the cost limit), with a warning naming the rule.
+#[test]
+fn rules_over_the_cost_estimate_are_admitted_with_a_warning() {
+    let nested = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]";
+    let rule = format!(
+        "{nested}.all(a, {nested}.all(b, {nested}.all(c, {nested}.all(d, {nested}.all(e, {nested}.all(f, self != ''))))))"
+    );
+    let spec = json!({"selector": {"issuerRef": {}}, "allowed": {"commonName": {"validations": [{"rule": rule}]}}});
+    let spec: CertificateRequestPolicySpec = serde_json::from_value(spec).expect("valid spec");
+    let validation = validate(&PolicyCel::default(), &CertificateRequestPolicy::new("p", spec));
+    assert_eq!(validation.message(), None);
+    assert_eq!(validation.warnings.len(), 1, "{:?}", validation.warnings);
+    assert!(
+        validation.warnings[0]
+            .starts_with("spec.allowed.commonName.validations[0]: estimated worst-case cost "),
+        "{:?}",
+        validation.warnings
+    );
+    let cheap = json!({"selector": {"issuerRef": {}}, "allowed": {"commonName": {"validations": [{"rule": "self.endsWith(cr.namespace + '.svc')"}]}}});
+    let cheap: CertificateRequestPolicySpec = serde_json::from_value(cheap).expect("valid spec");
+    assert!(
+        validate(&PolicyCel::default(), &CertificateRequestPolicy::new("p", cheap))
+            .warnings
+            .is_empty()
+    );
+}

@@ -50,10 +50,21 @@ fn ready(mut policy: CertificateRequestPolicy) -> CertificateRequestPolicy {
 /// The examples' DNS and SPIFFE policies (Ready) and RBAC, answered by local RBAC;
 /// `namespaces` as given; writes through `effects`.
 pub(super) fn context_with<E: Effects>(namespaces: Vec<Namespace>, effects: E) -> Arc<Context<E>> {
+    context_with_more(Vec::new(), namespaces, effects)
+}
+
+/// [`context_with`], with `more` policies (as they are, status included) besides the
+/// examples'.
+pub(super) fn context_with_more<E: Effects>(
+    more: Vec<CertificateRequestPolicy>,
+    namespaces: Vec<Namespace>,
+    effects: E,
+) -> Arc<Context<E>> {
     let policies = [DNS_POLICY, SPIFFE_POLICY]
         .iter()
         .flat_map(|text| documents::<CertificateRequestPolicy>(text, "CertificateRequestPolicy"))
         .map(ready)
+        .chain(more)
         .collect();
     let rbac = RbacObjects {
         cluster_roles: documents::<ClusterRole>(RBAC, "ClusterRole"),

@@ -290,6 +290,8 @@ fn retry_delay(attempts: u32) -> Duration {
 #[cfg(test)]
 mod fixtures;
 #[cfg(test)]
+mod readiness_order_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod wire_tests;

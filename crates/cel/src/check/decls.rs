@@ -352,14 +352,20 @@ fn overlaps(a: &Overload, b: &Overload) -> bool {
     subst.is_assignable_all(&a_params, &b_params)
 }
 
+/// A type as cel-go's checker prints it in overload errors, where the null type is `null`
+/// (elsewhere, and at run time, it is `null_type`).
+fn checker_name(ty: &Type) -> String {
+    ty.to_string().replace("null_type", "null")
+}
+
 fn format_signature(style: CallStyle, args: &[Type]) -> String {
     let (receiver, rest) = match (style, args.split_first()) {
         (CallStyle::Receiver, Some((receiver, rest))) => (Some(receiver), rest),
         _ => (None, args),
     };
-    let list = rest.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+    let list = rest.iter().map(checker_name).collect::<Vec<_>>().join(", ");
     match receiver {
-        Some(receiver) => format!("{receiver}.({list})"),
+        Some(receiver) => format!("{}.({list})", checker_name(receiver)),
         None => format!("({list})"),
     }
 }

@@ -187,3 +187,11 @@ fn each_call_instantiates_type_params_afresh() {
     // The declaration's own `A` was never bound.
     assert_eq!(s.binding("A"), None);
 }
+
+#[test]
+fn overload_errors_name_the_null_type_null_as_cel_go_does() {
+    let decls = sample();
+    let mut s = Substitution::new();
+    let err = decls.resolve("f", CallStyle::Global, &[Type::list(Type::Null)], &mut s).unwrap_err();
+    assert_eq!(err.to_string(), "found no matching overload for 'f' applied to '(list(null))'");
+}

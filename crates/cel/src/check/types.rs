@@ -19,7 +19,9 @@ pub const OPTIONAL_TYPE_NAME: &str = "optional_type";
 /// parser bounds far below this; the limit only guarantees the recursive walks below
 /// terminate on a bounded stack whatever they are given. A type deeper than this never
 /// unifies.
-pub const MAX_TYPE_DEPTH: usize = 96;
+// Above the policy nesting limit (250): a list nested as deep as cel-go accepts keeps its
+// element type instead of collapsing to `dyn` (which failed `wanted bool result type`).
+pub const MAX_TYPE_DEPTH: usize = 256;
 
 /// A CEL type as the checker sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -11,9 +11,11 @@ use crate::syntax::macros::MAP_INSERT;
 use crate::syntax::{Expr, ExprKind, Literal};
 
 /// Deepest expression tree the estimator walks; deeper subtrees are estimated as
-/// costing anything. The parser's default limit (250) keeps every parsed tree below it,
-/// so only hand-built trees reach it, and the walk fits a 2 MiB stack in debug builds.
-pub const MAX_ESTIMATE_DEPTH: u32 = 256;
+/// costing anything. The parser counts nesting as cel-go does (250), and a macro expands
+/// one counted level into several tree levels (a comprehension's loop step holds its
+/// body), so parsed trees reach about four times that; the walk grows its stack on the
+/// heap (`crate::stack`), so the bound only caps the work on hand-built trees.
+pub const MAX_ESTIMATE_DEPTH: u32 = 2048;
 
 /// Cost of building a list literal, a map literal, an object literal (Kubernetes').
 const LIST_COST: u64 = 10;
@@ -40,6 +42,10 @@ impl<'a> Estimator<'a> {
     }
 
     pub fn expr(&mut self, e: &Expr, depth: u32) -> Estimate {
+        crate::stack::guarded(|| self.expr_unguarded(e, depth))
+    }
+
+    fn expr_unguarded(&mut self, e: &Expr, depth: u32) -> Estimate {
         if depth > MAX_ESTIMATE_DEPTH {
             return Estimate { cost: CostEstimate::UNBOUNDED, shape: self.unknown() };
         }

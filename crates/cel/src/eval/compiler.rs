@@ -47,6 +47,10 @@ impl<'a> Compiler<'a> {
     }
 
     fn expr(&mut self, e: &Expr) -> Result<Node, CompileError> {
+        crate::stack::guarded(|| self.expr_unguarded(e))
+    }
+
+    fn expr_unguarded(&mut self, e: &Expr) -> Result<Node, CompileError> {
         Ok(match &e.kind {
             ExprKind::Literal(lit) => Node::Const(literal(lit)),
             ExprKind::Ident(name) => self.name(name),

@@ -187,6 +187,10 @@ impl<'a, M: Meter> Interpreter<'a, M> {
     }
 
     fn eval(&mut self, node: &'a Node) -> Outcome {
+        crate::stack::guarded(|| self.eval_unguarded(node))
+    }
+
+    fn eval_unguarded(&mut self, node: &'a Node) -> Outcome {
         match node {
             Node::Const(v) => Ok(v.clone()),
             Node::Var { slot, name } => {

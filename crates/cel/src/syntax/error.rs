@@ -31,8 +31,12 @@ pub enum SyntaxErrorKind {
     Trailing(String),
     #[error("reserved identifier: {0}")]
     ReservedIdentifier(String),
+    /// The grammar's nesting (per rule, as cel-go's parse listener counts it).
     #[error("expression recursion limit exceeded: {0}")]
     NestingTooDeep(u32),
+    /// Chains of operators, ternaries, selections, calls and indexes (cel-go's tree walk).
+    #[error("max recursion depth exceeded")]
+    ChainTooDeep,
     #[error("expression code point size exceeds limit: size: {size}, limit {limit}")]
     TooLarge { size: usize, limit: usize },
     #[error("struct type name must be a plain (optionally dot-qualified) identifier")]
@@ -46,7 +50,6 @@ pub enum SyntaxErrorKind {
 /// `Display` renders cel-go's layout so messages read the same as in Kubernetes:
 /// `ERROR: <input>:1:5: message`, then the offending line and a caret under the column.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("ERROR: <input>:{line}:{column}: {kind}\n | {snippet}\n | {marker}^")]
 pub struct ParseError {
     pub kind: SyntaxErrorKind,
     /// Byte range of the offending text.
@@ -73,6 +76,30 @@ impl ParseError {
         let snippet = rest.split(['\n', '\r']).next().unwrap_or("").to_owned();
         let marker = ".".repeat(column - 1);
         Box::new(ParseError { kind, span, line, column, snippet, marker })
+    }
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.kind {
+            // cel-go reports its size and recursion limits without a location (`-1:0`) and so
+            // without the source line.
+            SyntaxErrorKind::NestingTooDeep(_)
+            | SyntaxErrorKind::ChainTooDeep
+            | SyntaxErrorKind::TooLarge { .. } => {
+                write!(f, "ERROR: <input>:-1:0: {}", self.kind)
+            }
+            // In an empty source cel-go puts the end of input at column 0 and has no line
+            // to show.
+            _ if self.snippet.is_empty() && self.line == 1 && self.column == 1 => {
+                write!(f, "ERROR: <input>:1:0: {}", self.kind)
+            }
+            _ => write!(
+                f,
+                "ERROR: <input>:{}:{}: {}\n | {}\n | {}^",
+                self.line, self.column, self.kind, self.snippet, self.marker
+            ),
+        }
     }
 }
 

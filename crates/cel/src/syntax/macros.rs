@@ -16,10 +16,6 @@ const UNUSED_ITER_VAR: &str = "#unused";
 /// Internal map-building function of `transformMap` and `transformMapEntry`.
 pub const MAP_INSERT: &str = "cel.@mapInsert";
 
-/// How many levels a macro's expansion adds above its deepest argument, so the
-/// parser can bound the height of the tree before expanding.
-pub(crate) const EXPANSION_HEIGHT: u32 = 4;
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Macro {
     Has,
@@ -144,7 +140,7 @@ impl Builder {
         copy
     }
 
-    // Recursion is bounded: the parser limits tree height before expanding.
+    // Recursion is bounded: the parser's limits bound the height of every argument.
     fn assign_ids(&mut self, expr: &mut Expr) {
         expr.id = self.id();
         match &mut expr.kind {

@@ -1,17 +1,28 @@
 //! Recursive-descent parser for the CEL grammar.
 //!
-//! Stack safety: every recursive production passes through [`Parser::expr`], which
-//! counts nesting against [`ParserOptions::max_depth`]; operator chains (`a + b + ...`,
-//! `a.b.c...`, `x ? y : z ? ...`, `!!!x`) are parsed with loops. Because loops still
-//! build deep trees, each node's height is tracked and bounded by the same limit, so
-//! later recursive passes (checker, evaluator, `Drop`) are safe too.
+//! Depth is bounded exactly as cel-go bounds it, with its two counters and messages:
+//!
+//! - the grammar's nesting, which cel-go's parse listener counts per grammar rule: every
+//!   nested expression (parentheses, arguments, list and map elements, indexes) is one
+//!   level of every rule; the right operand of a relation adds one `relation` level,
+//!   that of `+ - * / %` one `calc` level per pending operator, and each `? :` else
+//!   branch one `expr` level. Beyond the limit: `expression recursion limit exceeded`.
+//! - chains, which cel-go's tree walk counts after parsing: relations and arithmetic,
+//!   ternaries, selections, member calls (macros included) and indexes each count one
+//!   along a path of the tree; parentheses, lists, maps, global calls, `!`, `-`, `&&`
+//!   and `||` do not. Beyond the limit: `max recursion depth exceeded`.
+//!
+//! Every recursive production passes through [`Parser::expr`], so the first counter
+//! bounds the parser's own recursion; chains are parsed with loops. Together the two
+//! bound the height of the tree, so later recursive passes are bounded too
+//! (`tests/bounds.rs` runs every stage of the deepest accepted rules on a 2 MiB stack).
 
 use super::ast::{
     Ast, Expr, ExprKind, FieldInit, ListElement, Literal, MapEntry, NodeId, Span, operators,
 };
 use super::error::{ParseError, SyntaxErrorKind};
 use super::lexer::{Lexer, Token, TokenKind};
-use super::macros::{Builder, EXPANSION_HEIGHT, Macro, expand};
+use super::macros::{Builder, Macro, expand};
 
 /// Words reserved for embedding CEL in host languages: not allowed as identifiers,
 /// but allowed as field names and receiver function names.
@@ -38,7 +49,7 @@ const RESERVED: [&str; 17] = [
 /// Limits and features of a parse.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParserOptions {
-    /// Maximum nesting of the source and height of the resulting tree.
+    /// Maximum nesting of the grammar and of chains (cel-go's recursion limit).
     pub max_depth: u32,
     /// Maximum source length in Unicode code points.
     pub max_code_points: usize,
@@ -75,17 +86,30 @@ fn parse_boxed(source: &str, options: &ParserOptions) -> Result<Ast, Box<ParseEr
     }
     let mut lexer = Lexer::new(source);
     let token = lexer.next_token()?;
-    let mut parser =
-        Parser { source, lexer, token, builder: Builder::default(), depth: 0, options };
+    let mut parser = Parser {
+        source,
+        lexer,
+        token,
+        builder: Builder::default(),
+        depth: 0,
+        extra: Extra::default(),
+        chain_exceeded: false,
+        options,
+    };
     let (root, _) = parser.expr()?;
     if parser.token.kind != TokenKind::Eof {
         let found = parser.describe();
         return Err(parser.error_here(SyntaxErrorKind::Trailing(found)));
     }
+    // cel-go walks the tree after parsing, so a grammar-nesting error wins over this one.
+    if parser.chain_exceeded {
+        return Err(ParseError::new(SyntaxErrorKind::ChainTooDeep, Span::default(), source));
+    }
     Ok(Ast { root, node_count: parser.builder.node_count() })
 }
 
-/// An expression and the height of its tree.
+/// An expression and its chain depth: the most chain nodes (see the module comment) on
+/// a path from it to a leaf.
 type Parsed = Result<(Expr, u32), Box<ParseError>>;
 
 struct Parser<'a, 'o> {
@@ -93,8 +117,30 @@ struct Parser<'a, 'o> {
     lexer: Lexer<'a>,
     token: Token<'a>,
     builder: Builder,
+    /// Nested expressions being parsed: one level of every grammar rule each.
     depth: u32,
+    extra: Extra,
+    /// A chain went beyond the limit (reported once the whole rule is parsed).
+    chain_exceeded: bool,
     options: &'o ParserOptions,
+}
+
+/// Grammar levels beyond `depth` that single rules have, summed over the nested
+/// expressions being parsed.
+#[derive(Clone, Copy, Default)]
+struct Extra {
+    /// `expr`: else branches of `? :`.
+    conditional: u32,
+    /// `relation`: right operands of relations.
+    relation: u32,
+    /// `calc`: right operands of arithmetic operators.
+    calc: u32,
+}
+
+impl Extra {
+    fn most(self) -> u32 {
+        self.conditional.max(self.relation).max(self.calc)
+    }
 }
 
 /// An operator chain being parsed: `or_terms || (and_terms && (operands ops...))`.
@@ -111,6 +157,9 @@ struct BinaryOp {
     function: &'static str,
     precedence: u8,
 }
+
+/// The precedence of relations; `+ -` and `* / %` are above it.
+const RELATION: u8 = 3;
 
 fn binary_op(kind: &TokenKind<'_>) -> Option<BinaryOp> {
     let (function, precedence) = match kind {
@@ -170,21 +219,34 @@ impl<'a> Parser<'a, '_> {
         self.error_here(SyntaxErrorKind::Mismatched { found: self.describe(), expected })
     }
 
-    /// Checks the height of a node about to be built from children of `height - 1`.
-    fn check_height(&self, height: u32, span: Span) -> Result<u32, Box<ParseError>> {
-        if height > self.options.max_depth {
-            return Err(ParseError::new(
-                SyntaxErrorKind::NestingTooDeep(self.options.max_depth),
-                span,
-                self.source,
-            ));
+    /// A node and its chain depth.
+    fn node(&mut self, span: Span, kind: ExprKind, chain: u32) -> Parsed {
+        if chain > self.options.max_depth {
+            return Ok(self.chain_too_deep(span));
         }
-        Ok(height)
+        Ok((self.builder.expr(span, kind), chain))
     }
 
-    fn node(&mut self, span: Span, kind: ExprKind, height: u32) -> Parsed {
-        let height = self.check_height(height, span)?;
-        Ok((self.builder.expr(span, kind), height))
+    /// cel-go finds an over-long chain only after parsing the whole rule, so a nesting
+    /// or syntax error further on wins: parsing goes on, with a leaf in place of the
+    /// chain so that the tree (and dropping it) stays shallow.
+    fn chain_too_deep(&mut self, span: Span) -> (Expr, u32) {
+        self.chain_exceeded = true;
+        (self.builder.expr(span, ExprKind::Literal(Literal::Null)), 0)
+    }
+
+    /// Fails when a grammar rule would be nested deeper than the limit.
+    fn check_nesting(&self) -> Result<(), Box<ParseError>> {
+        if self.depth.saturating_add(self.extra.most()) > self.options.max_depth {
+            return Err(self.error_here(SyntaxErrorKind::NestingTooDeep(self.options.max_depth)));
+        }
+        Ok(())
+    }
+
+    /// Sets the extra grammar levels of what is parsed next.
+    fn set_extra(&mut self, extra: Extra) -> Result<(), Box<ParseError>> {
+        self.extra = extra;
+        self.check_nesting()
     }
 
     /// `expr: or ('?' or ':' expr)?`, the else branch chained with a loop.
@@ -195,11 +257,9 @@ impl<'a> Parser<'a, '_> {
     /// Runs a recursive production one nesting level deeper, failing cleanly at the
     /// limit. Every cycle of recursive calls passes through here.
     fn nested(&mut self, production: fn(&mut Self) -> Parsed) -> Parsed {
-        if self.depth >= self.options.max_depth {
-            return Err(self.error_here(SyntaxErrorKind::NestingTooDeep(self.options.max_depth)));
-        }
         self.depth += 1;
-        let result = production(self);
+        self.check_nesting()?;
+        let result = crate::stack::guarded(|| production(self));
         self.depth -= 1;
         result
     }
@@ -214,14 +274,20 @@ impl<'a> Parser<'a, '_> {
         self.conditional_chain(first)
     }
 
+    /// The else branches nest in the grammar (`a ? b : (c ? d : e)`), one `expr`
+    /// level each.
     fn conditional_chain(&mut self, first: (Expr, u32)) -> Parsed {
+        let outer = self.extra;
         let mut parts = vec![first];
         while self.token.kind == TokenKind::Question {
             self.advance()?;
             self.push_binary(&mut parts)?;
             self.expect(&TokenKind::Colon, "':'")?;
+            let conditional = self.extra.conditional + 1;
+            self.set_extra(Extra { conditional, ..self.extra })?;
             self.push_binary(&mut parts)?;
         }
+        self.extra = outer;
         self.fold_conditional(parts)
     }
 
@@ -232,7 +298,7 @@ impl<'a> Parser<'a, '_> {
 
     /// `[c1, t1, c2, t2, ..., else]` into `c1 ? t1 : (c2 ? t2 : else)`.
     fn fold_conditional(&mut self, mut parts: Vec<(Expr, u32)>) -> Parsed {
-        let Some((mut expr, mut height)) = parts.pop() else {
+        let Some((mut expr, mut chain)) = parts.pop() else {
             return Err(self.mismatched("an expression"));
         };
         while let (Some((t, th)), Some((c, ch))) = (parts.pop(), parts.pop()) {
@@ -242,9 +308,9 @@ impl<'a> Parser<'a, '_> {
                 then: Box::new(t),
                 otherwise: Box::new(expr),
             };
-            (expr, height) = self.node(span, kind, 1 + ch.max(th).max(height))?;
+            (expr, chain) = self.node(span, kind, 1 + ch.max(th).max(chain))?;
         }
-        Ok((expr, height))
+        Ok((expr, chain))
     }
 
     /// All binary operators. Relations, `+ -` and `* / %` are reduced by precedence
@@ -262,11 +328,22 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn binary_chain(&mut self, first: (Expr, u32)) -> Parsed {
+        let outer = self.extra;
         let mut chain = Chain::default();
         let mut operand = first;
         while self.chain_operand(&mut chain, operand)? {
+            // The grammar nests a right operand in one `relation` or `calc` level per
+            // pending operator of that kind.
+            let relation = chain.ops.iter().filter(|op| op.precedence == RELATION).count();
+            let calc = chain.ops.len() - relation;
+            self.set_extra(Extra {
+                relation: outer.relation + u32::try_from(relation).unwrap_or(u32::MAX),
+                calc: outer.calc + u32::try_from(calc).unwrap_or(u32::MAX),
+                ..outer
+            })?;
             operand = self.unary()?;
         }
+        self.extra = outer;
         self.finish_chain(chain)
     }
 
@@ -351,9 +428,13 @@ impl<'a> Parser<'a, '_> {
         (rhs, rh): (Expr, u32),
     ) -> Parsed {
         let span = lhs.span.to(rhs.span);
+        // cel-go's tree walk counts relations and arithmetic, not `&&` and `||`, whose
+        // terms it visits in a loop.
+        let own =
+            u32::from(function != operators::LOGICAL_AND && function != operators::LOGICAL_OR);
         let kind =
             ExprKind::Call { target: None, function: function.to_owned(), args: vec![lhs, rhs] };
-        self.node(span, kind, 1 + lh.max(rh))
+        self.node(span, kind, own + lh.max(rh))
     }
 
     /// `unary: member | '!'+ member | '-'+ member`; pairs of the same operator cancel,
@@ -372,17 +453,26 @@ impl<'a> Parser<'a, '_> {
         while self.eat(&op)? {
             count += 1;
         }
+        // cel-go's grammar reads `-5` as a signed literal but `--5` and `---5` as prefix
+        // operators on the unsigned `5`, so `--9223372036854775808` is an invalid literal.
         let signed_number = op == TokenKind::Minus
+            && count == 1
             && matches!(self.token.kind, TokenKind::Int(_) | TokenKind::Double(_));
-        let (operand, height) = if signed_number {
+        let (operand, chain) = if signed_number {
             count -= 1;
             self.member_from_negative_literal()?
+        } else if op == TokenKind::Bang && self.token.kind == TokenKind::Minus {
+            // The grammar's literal carries its sign, so `!-5` is `!(-5)`; any other `-`
+            // after `!` is a syntax error at the token after it.
+            self.advance()?;
+            if !matches!(self.token.kind, TokenKind::Int(_) | TokenKind::Double(_)) {
+                return Err(self.mismatched("a number"));
+            }
+            self.member_from_negative_literal()?
         } else {
-            // A prefix operator is a nesting level of its own: `-f(-f(...))` recurses
-            // through more frames per level than `f(f(...))`.
-            self.nested(Self::member)?
+            self.member()?
         };
-        self.finish_prefixed(start, count, function, (operand, height))
+        self.finish_prefixed(start, count, function, (operand, chain))
     }
 
     /// Applies `count` prefix operators, of which pairs cancel.
@@ -391,15 +481,16 @@ impl<'a> Parser<'a, '_> {
         start: Span,
         count: usize,
         function: &'static str,
-        (operand, height): (Expr, u32),
+        (operand, chain): (Expr, u32),
     ) -> Parsed {
         if count.is_multiple_of(2) {
-            return Ok((operand, height));
+            return Ok((operand, chain));
         }
         let span = start.to(operand.span);
         let kind =
             ExprKind::Call { target: None, function: function.to_owned(), args: vec![operand] };
-        self.node(span, kind, height + 1)
+        // Not a chain node for cel-go.
+        self.node(span, kind, chain)
     }
 
     fn member_from_negative_literal(&mut self) -> Parsed {
@@ -418,7 +509,7 @@ impl<'a> Parser<'a, '_> {
             TokenKind::Double(value) => Literal::Double(-value),
             _ => return Err(self.mismatched("a number")),
         };
-        let primary = self.node(token.span, ExprKind::Literal(literal), 1)?;
+        let primary = self.node(token.span, ExprKind::Literal(literal), 0)?;
         self.postfix(primary, false)
     }
 
@@ -488,10 +579,10 @@ impl<'a> Parser<'a, '_> {
         field_span: Span,
         optional: bool,
     ) -> Result<(), Box<ParseError>> {
-        let (expr, height) = take(node);
+        let (expr, chain) = take(node);
         let span = expr.span.to(field_span);
         let kind = ExprKind::Select { operand: Box::new(expr), field, test_only: false, optional };
-        *node = self.node(span, kind, height + 1)?;
+        *node = self.node(span, kind, chain + 1)?;
         Ok(())
     }
 
@@ -507,14 +598,14 @@ impl<'a> Parser<'a, '_> {
     fn finish_index(
         &mut self,
         node: &mut (Expr, u32),
-        (index, index_height): (Expr, u32),
+        (index, index_chain): (Expr, u32),
         close: Span,
         optional: bool,
     ) -> Result<(), Box<ParseError>> {
-        let (expr, height) = take(node);
+        let (expr, chain) = take(node);
         let span = expr.span.to(close);
         let kind = ExprKind::Index { operand: Box::new(expr), index: Box::new(index), optional };
-        *node = self.node(span, kind, 1 + height.max(index_height))?;
+        *node = self.node(span, kind, 1 + chain.max(index_chain))?;
         Ok(())
     }
 
@@ -579,17 +670,17 @@ impl<'a> Parser<'a, '_> {
             TokenKind::Null => Literal::Null,
             TokenKind::String(_) | TokenKind::Bytes(_) => match self.advance()?.kind {
                 TokenKind::String(s) => {
-                    return self.node(span, ExprKind::Literal(Literal::String(s)), 1);
+                    return self.node(span, ExprKind::Literal(Literal::String(s)), 0);
                 }
                 TokenKind::Bytes(b) => {
-                    return self.node(span, ExprKind::Literal(Literal::Bytes(b)), 1);
+                    return self.node(span, ExprKind::Literal(Literal::Bytes(b)), 0);
                 }
                 _ => return Err(self.mismatched("a literal")),
             },
             _ => return Err(self.mismatched("an expression")),
         };
         self.advance()?;
-        self.node(span, ExprKind::Literal(literal), 1)
+        self.node(span, ExprKind::Literal(literal), 0)
     }
 
     /// An identifier or global call; `prefix` is `.` for root-scoped names.
@@ -605,25 +696,27 @@ impl<'a> Parser<'a, '_> {
         if self.token.kind == TokenKind::LParen {
             return self.call(None, name, span);
         }
-        self.node(span, ExprKind::Ident(name), 1)
+        self.node(span, ExprKind::Ident(name), 0)
     }
 
     /// Arguments of a call whose name has been read; expands macros.
+    /// A member call (macro or not) is a chain node for cel-go, a global call is not.
     fn call(&mut self, target: Option<(Expr, u32)>, function: String, span: Span) -> Parsed {
-        let (args, args_height, close) = self.arguments()?;
-        let height = target.as_ref().map_or(0, |t| t.1).max(args_height);
-        self.finish_call(target.map(|t| t.0), function, args, height, span.to(close))
+        let (args, args_chain, close) = self.arguments()?;
+        let chain =
+            target.as_ref().map_or(0, |t| t.1 + 1).max(args_chain + u32::from(target.is_some()));
+        self.finish_call(target.map(|t| t.0), function, args, chain, span.to(close))
     }
 
-    /// `(expr, ...)`: the arguments, their greatest height and the closing span.
+    /// `(expr, ...)`: the arguments, their greatest chain depth and the closing span.
     fn arguments(&mut self) -> Result<(Vec<Expr>, u32, Span), Box<ParseError>> {
         self.advance()?;
         let mut args = Vec::new();
-        let mut height = 0;
+        let mut chain = 0;
         if self.token.kind != TokenKind::RParen {
             loop {
                 let (arg, h) = self.expr()?;
-                height = height.max(h);
+                chain = chain.max(h);
                 args.push(arg);
                 if !self.eat(&TokenKind::Comma)? {
                     break;
@@ -631,7 +724,7 @@ impl<'a> Parser<'a, '_> {
             }
         }
         let close = self.expect(&TokenKind::RParen, "')' or ','")?;
-        Ok((args, height, close))
+        Ok((args, chain, close))
     }
 
     fn finish_call(
@@ -639,48 +732,50 @@ impl<'a> Parser<'a, '_> {
         target: Option<Expr>,
         function: String,
         args: Vec<Expr>,
-        height: u32,
+        chain: u32,
         span: Span,
     ) -> Parsed {
         if self.options.macros
             && let Some(mac) = Macro::find(target.as_ref(), &function, args.len())
         {
-            let height = self.check_height(height + EXPANSION_HEIGHT, span)?;
+            if chain > self.options.max_depth {
+                return Ok(self.chain_too_deep(span));
+            }
             let expr = expand(&mut self.builder, mac, span, target, args)
                 .map_err(|(kind, at)| ParseError::new(kind, at, self.source))?;
-            return Ok((expr, height));
+            return Ok((expr, chain));
         }
         let kind = ExprKind::Call { target: target.map(Box::new), function, args };
-        self.node(span, kind, height + 1)
+        self.node(span, kind, chain)
     }
 
     fn list(&mut self) -> Parsed {
         let start = self.advance()?.span;
         let mut elements = Vec::new();
-        let mut height = 0;
+        let mut chain = 0;
         while self.token.kind != TokenKind::RBracket {
             let optional = self.eat(&TokenKind::Question)?;
             let (value, h) = self.expr()?;
-            height = height.max(h);
+            chain = chain.max(h);
             elements.push(ListElement { value, optional });
             if !self.eat(&TokenKind::Comma)? {
                 break;
             }
         }
         let span = start.to(self.expect(&TokenKind::RBracket, "']' or ','")?);
-        self.node(span, ExprKind::List(elements), height + 1)
+        self.node(span, ExprKind::List(elements), chain)
     }
 
     fn map(&mut self) -> Parsed {
         let start = self.advance()?.span;
         let mut entries = Vec::new();
-        let mut height = 0;
+        let mut chain = 0;
         while self.token.kind != TokenKind::RBrace {
             let optional = self.eat(&TokenKind::Question)?;
             let (key, kh) = self.expr()?;
             self.expect(&TokenKind::Colon, "':'")?;
             let (value, vh) = self.expr()?;
-            height = height.max(kh).max(vh);
+            chain = chain.max(kh).max(vh);
             let id = self.builder.id();
             entries.push(MapEntry { id, key, value, optional });
             if !self.eat(&TokenKind::Comma)? {
@@ -688,20 +783,20 @@ impl<'a> Parser<'a, '_> {
             }
         }
         let span = start.to(self.expect(&TokenKind::RBrace, "'}' or ','")?);
-        self.node(span, ExprKind::Map(entries), height + 1)
+        self.node(span, ExprKind::Map(entries), chain)
     }
 
     fn struct_body(&mut self, type_name: String, start: Span) -> Parsed {
         self.advance()?;
         let mut fields = Vec::new();
-        let mut height = 0;
+        let mut chain = 0;
         while self.token.kind != TokenKind::RBrace {
             let field_start = self.token.span;
             let optional = self.eat(&TokenKind::Question)?;
             let (field, _) = self.field_name()?;
             self.expect(&TokenKind::Colon, "':'")?;
             let (value, h) = self.expr()?;
-            height = height.max(h);
+            chain = chain.max(h);
             let id = self.builder.id();
             fields.push(FieldInit { id, span: field_start.to(value.span), field, value, optional });
             if !self.eat(&TokenKind::Comma)? {
@@ -709,7 +804,7 @@ impl<'a> Parser<'a, '_> {
             }
         }
         let span = start.to(self.expect(&TokenKind::RBrace, "'}' or ','")?);
-        self.node(span, ExprKind::Struct { type_name, fields }, height + 1)
+        self.node(span, ExprKind::Struct { type_name, fields }, chain)
     }
 }
 

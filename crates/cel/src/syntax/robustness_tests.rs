@@ -31,16 +31,21 @@ fn hundred_thousand_nested_openers_give_a_clean_error() {
 #[test]
 fn long_chains_give_a_clean_error() {
     let chains = [
-        format!("1{}", "+1".repeat(49_999)),
-        format!("a{}", ".b".repeat(49_999)),
-        format!("a{}", ".f()".repeat(24_999)),
-        format!("a{}", "[0]".repeat(33_333)),
-        format!("{}x", "true ? 1 : ".repeat(9_000)),
+        (format!("1{}", "+1".repeat(49_999)), SyntaxErrorKind::ChainTooDeep),
+        (format!("a{}", ".b".repeat(49_999)), SyntaxErrorKind::ChainTooDeep),
+        (format!("a{}", ".f()".repeat(24_999)), SyntaxErrorKind::ChainTooDeep),
+        (format!("a{}", "[0]".repeat(33_333)), SyntaxErrorKind::ChainTooDeep),
+        (format!("a{}", ".all(x, x)".repeat(9_999)), SyntaxErrorKind::ChainTooDeep),
+        // Else branches nest in the grammar.
+        (format!("{}x", "true ? 1 : ".repeat(9_000)), TOO_DEEP),
     ];
-    for chain in chains {
+    for (chain, error) in chains {
         let start: String = chain.chars().take(12).collect();
-        assert_eq!(parse_on_small_stack(chain), Err(TOO_DEEP), "chain starting {start}");
+        assert_eq!(parse_on_small_stack(chain), Err(error), "chain starting {start}");
     }
+    // cel-go counts chains after parsing: a nesting error further on wins.
+    let both = format!("1{} + {}1{}", "+1".repeat(300), "(".repeat(300), ")".repeat(300));
+    assert_eq!(parse_on_small_stack(both), Err(TOO_DEEP));
 }
 
 #[test]
@@ -67,10 +72,11 @@ fn the_depth_limit_is_exact_and_configurable() {
         super::parse_with("[[[1]]]", &shallow).err().map(|e| e.kind),
         Some(SyntaxErrorKind::NestingTooDeep(3))
     );
-    // Trees built by loops are bounded by height too.
+    // Chains, built by loops, are bounded by the same limit.
+    assert!(super::parse_with("1 + 2 + 3 + 4", &shallow).is_ok());
     assert_eq!(
-        super::parse_with("1 + 2 + 3 + 4", &shallow).err().map(|e| e.kind),
-        Some(SyntaxErrorKind::NestingTooDeep(3))
+        super::parse_with("1 + 2 + 3 + 4 + 5", &shallow).err().map(|e| e.kind),
+        Some(SyntaxErrorKind::ChainTooDeep)
     );
 }
 

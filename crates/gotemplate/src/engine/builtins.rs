@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
 use crate::budget::{check_alloc, check_values};
-use crate::{FuncError, Value};
+use crate::{FuncError, Value, print};
 
 /// The builtins run under the budget.
 pub(crate) const GUARDED: &[&str] = &[
@@ -39,13 +39,17 @@ pub(crate) fn precheck(name: &str, args: &[Value]) -> Result<(), FuncError> {
         // `&#34;`, `\u003C`, `%3C`: at most six bytes out for one in.
         "html" | "js" | "urlquery" => check_values(args, 6, 16),
         "slice" => check_values(args.get(..1).unwrap_or(&[]), 1, 0),
-        "printf" => match args.first() {
-            Some(Value::String(format)) => {
-                let shape = format_shape(format);
+        "printf" => match args.split_first() {
+            Some((Value::String(format), rest)) => {
+                let shape = format_shape(format, star_width(rest));
                 check_alloc(shape.extra)?;
-                check_values(&args[1..], shape.factor, shape.extra)
+                check_values(rest, shape.factor, shape.extra)
             }
-            _ => Ok(()),
+            // Go's argument checks, placed as Go places them. A nil format stays gotmpl's
+            // error: Go words a missing key and a stored null differently.
+            None => Err(FuncError::arg_count(1, 0, true)),
+            Some((Value::Nil, _)) => Ok(()),
+            Some((format, _)) => Err(FuncError::arg_type("string", format).at_argument(0)),
         },
         _ => Ok(()),
     }
@@ -54,23 +58,46 @@ pub(crate) fn precheck(name: &str, args: &[Value]) -> Result<(), FuncError> {
 /// What a `printf` format can make of its arguments.
 #[derive(Debug, PartialEq, Eq)]
 struct Shape {
-    /// Each argument's text may appear this many times its `%v` length.
+    /// Each argument's text may take this many times its weight (`budget::weight`, at least
+    /// [`NODE`] bytes for every value in it: a list's elements are padded one by one).
     factor: usize,
-    /// Bytes independent of the arguments: the format itself, widths and precisions.
+    /// Bytes independent of the arguments: the format itself and a number's text per verb
+    /// (widths pad arguments only, so they are in `factor`).
     extra: usize,
 }
 
-/// gotmpl clamps every width and precision to this (Go's fmt would not).
-const MAX_WIDTH: usize = u16::MAX as usize;
-/// Longest text one verb makes of a number beyond its `%v` weight: `%f` of 1e308, `%b` of
-/// a float or an int.
+/// Go's bound on a width or precision written in the format: it reads digits while the
+/// number so far is at most a million (`%9999999d` pads to almost ten million).
+const MAX_WIDTH: usize = 10_000_009;
+/// Go's bound on a width or precision taken from an argument (`%*d`).
+const MAX_STAR: u64 = 1_000_000;
+/// Longest text one verb makes of a number beyond its `%v` weight: `%f` of 1e308, `%#b` of
+/// an integer.
 const NUMBER_TEXT: usize = 400;
+/// The weight of one value before its text (see `budget::measure`).
+const NODE: usize = crate::budget::NODE;
 
-fn format_shape(format: &str) -> Shape {
+/// The widest `*` width or precision the arguments could supply.
+fn star_width(args: &[Value]) -> usize {
+    let widest = args
+        .iter()
+        .filter_map(|a| match a {
+            Value::Int(i) => Some(i.unsigned_abs()),
+            Value::Uint(u) => Some(*u),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    widest.min(MAX_STAR) as usize
+}
+
+fn format_shape(format: &str, star: usize) -> Shape {
     let mut extra = format.len();
     let mut verbs = 0usize;
     let mut escaping = false;
     let mut indexed = false;
+    let mut long_numbers = false;
+    let mut widest = 0usize;
     let mut chars = format.chars().peekable();
     while let Some(c) = chars.next() {
         if c != '%' {
@@ -86,27 +113,41 @@ fn format_shape(format: &str) -> Shape {
                 '0'..='9' => {
                     number = number.saturating_mul(10).saturating_add(next as usize - '0' as usize)
                 }
-                '*' => extra = extra.saturating_add(MAX_WIDTH),
+                '*' => widest = widest.max(star),
                 '.' => {
-                    extra = extra.saturating_add(number.min(MAX_WIDTH));
+                    widest = widest.max(number.min(MAX_WIDTH));
                     number = 0;
                 }
-                '[' => indexed = true,
+                '[' => {
+                    // An argument index, not a width.
+                    indexed = true;
+                    for skipped in chars.by_ref() {
+                        if skipped == ']' {
+                            break;
+                        }
+                    }
+                }
                 '#' => escaping = true,
-                '+' | '-' | ' ' | ']' => {}
+                '+' | '-' | ' ' => {}
                 verb => {
                     if matches!(verb, 'q' | 'x' | 'X' | 'U') {
                         escaping = true;
+                    }
+                    if matches!(verb, 'f' | 'F' | 'b') {
+                        long_numbers = true;
                     }
                     break;
                 }
             }
         }
-        extra = extra.saturating_add(number.min(MAX_WIDTH));
+        widest = widest.max(number.min(MAX_WIDTH));
     }
-    // `%q` and `%x` write up to four bytes per byte; explicit argument indexes let every
-    // verb print the same argument again.
-    let mut factor: usize = if escaping { 4 } else { 1 };
+    // `% #x` writes five bytes per byte of a string; every value in a list or map is padded
+    // to the width on its own and `%f` can make hundreds of digits of one number; explicit
+    // argument indexes let every verb print the same argument again.
+    let per_value = widest.saturating_add(if long_numbers { NUMBER_TEXT } else { 0 });
+    let mut factor: usize = if escaping { 5 } else { 1 };
+    factor = factor.saturating_add(per_value.div_ceil(NODE));
     if indexed {
         factor = factor.saturating_mul(verbs.max(1));
     }
@@ -124,8 +165,42 @@ const CACHED_ARITY: usize = 16;
 type Helpers = HashMap<(&'static str, usize), Arc<gotmpl::Template>>;
 static HELPERS: LazyLock<Mutex<Helpers>> = LazyLock::new(|| Mutex::new(HashMap::new()));
 
-/// Runs gotmpl's builtin `name` on `args`, with gotmpl's result or error.
+/// Runs the builtin `name` on `args`: gotmpl's, with gotmpl's result or error, except
+/// `print`, `println` and `printf`, which are Go's `fmt` (`crate::print`), and where gotmpl
+/// is stricter than Go (found by the differential test against Go's text/template):
+/// `html`, `js` and `urlquery` take any number of arguments and escape their `fmt.Sprint`
+/// (that is, `print`, with `<no value>` for nil), and `index` of a non-nil item with no indices is the item itself.
 pub(crate) fn run(name: &'static str, args: &[Value]) -> Result<Value, gotmpl::TemplateError> {
+    let text = |t: String| Ok(Value::String(Arc::from(t)));
+    match (name, args) {
+        // Go's fmt, not gotmpl's printing (see `crate::print`); a non-string format is
+        // gotmpl's error.
+        ("print", _) => return text(print::sprint(args)),
+        ("println", _) => return text(print::sprintln(args)),
+        ("printf", [Value::String(format), rest @ ..]) => {
+            return text(print::sprintf(format, rest));
+        }
+        ("html" | "js" | "urlquery", [Value::String(_)]) => {}
+        ("html" | "js" | "urlquery", _) => {
+            // Go prints a nil argument as `<no value>` here (and, being a string then, with
+            // no space before or after it).
+            let printable: Vec<Value> = args
+                .iter()
+                .map(|a| match a {
+                    Value::Nil => Value::String(Arc::from("<no value>")),
+                    other => other.clone(),
+                })
+                .collect();
+            let joined = Value::String(Arc::from(print::sprint(&printable)));
+            return run_gotmpl(name, &[joined]);
+        }
+        ("index", [item]) if !matches!(item, Value::Nil) => return Ok(item.clone()),
+        _ => {}
+    }
+    run_gotmpl(name, args)
+}
+
+fn run_gotmpl(name: &'static str, args: &[Value]) -> Result<Value, gotmpl::TemplateError> {
     let helper = helper(name, args.len())?;
     let data: BTreeMap<Arc<str>, Value> =
         args.iter().enumerate().map(|(i, v)| (key(i), v.clone())).collect();
@@ -182,13 +257,67 @@ mod tests {
 
     #[test]
     fn printf_shapes() {
-        assert_eq!(format_shape("%s-%s"), Shape { factor: 1, extra: 5 + 2 * NUMBER_TEXT });
-        assert_eq!(format_shape("%q").factor, 4);
-        assert_eq!(format_shape("%#v").factor, 4);
-        assert_eq!(format_shape("%[1]s%[1]s%[1]s").factor, 3);
-        assert_eq!(format_shape("%99999999s").extra, 10 + NUMBER_TEXT + MAX_WIDTH);
-        assert_eq!(format_shape("%*.*d").extra, 5 + NUMBER_TEXT + 2 * MAX_WIDTH);
-        assert_eq!(format_shape("%10.3f").extra, 6 + NUMBER_TEXT + 13);
+        assert_eq!(format_shape("%s-%s", 0), Shape { factor: 1, extra: 5 + 2 * NUMBER_TEXT });
+        assert_eq!(format_shape("%q", 0).factor, 5);
+        assert_eq!(format_shape("%#v", 0).factor, 5);
+        assert_eq!(format_shape("%[1]s%[1]s%[1]s", 0).factor, 3);
+        assert_eq!(format_shape("%99999999s", 0).factor, 1 + MAX_WIDTH.div_ceil(NODE));
+        assert_eq!(format_shape("%*.*d", 7).factor, 2);
+        assert_eq!(format_shape("%10.3f", 0).extra, 6 + NUMBER_TEXT);
+        // Each element of a list is padded on its own.
+        assert_eq!(format_shape("%48v", 0).factor, 3);
+        assert_eq!(format_shape("%f", 0).factor, 1 + NUMBER_TEXT.div_ceil(NODE));
+        assert_eq!(star_width(&[Value::Int(-5), Value::Uint(u64::MAX)]), MAX_STAR as usize);
+    }
+
+    #[test]
+    fn print_builtins_are_gos_fmt() {
+        let s = |t: &str| Value::String(Arc::from(t));
+        let text = |v: Result<Value, gotmpl::TemplateError>| match v {
+            Ok(Value::String(t)) => t.to_string(),
+            other => panic!("{other:?}"),
+        };
+        let list = Value::List(vec![s("ab"), Value::Int(1)].into());
+        assert_eq!(
+            text(run("printf", &[s("%x|%v"), list.clone(), Value::Float(1e6)])),
+            "[6162 1]|1e+06"
+        );
+        assert_eq!(
+            text(run("print", &[Value::Int(1), Value::Int(2), s("a"), Value::Nil])),
+            "1 2a<nil>"
+        );
+        assert_eq!(text(run("println", &[list, s("b")])), "[ab 1] b\n");
+        assert_eq!(text(run("urlquery", &[Value::Float(1e21), Value::Int(1)])), "1e%2B21+1");
+        assert!(run("printf", &[Value::Int(1)]).is_err());
+        let refused = |args: &[Value]| precheck("printf", args).err().map(|e| e.render("printf"));
+        assert_eq!(
+            refused(&[]).as_deref(),
+            Some("wrong number of args for printf: want at least 1 got 0")
+        );
+        assert_eq!(
+            refused(&[Value::Int(1)]).as_deref(),
+            Some("wrong type for value; expected string; got int")
+        );
+        assert_eq!(refused(&[Value::Nil]), None);
+    }
+
+    /// Go's `evalArgs`: escapers take any arguments and escape their `fmt.Sprint`; `index`
+    /// with no indices returns its item.
+    #[test]
+    fn escapers_are_variadic_and_index_without_indices_is_the_item() {
+        let s = |t: &str| Value::String(Arc::from(t));
+        let text = |v: Result<Value, gotmpl::TemplateError>| match v {
+            Ok(Value::String(t)) => t.to_string(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(text(run("urlquery", &[Value::Float(2.5), s("")])), "2.5");
+        assert_eq!(text(run("html", &[s("<"), s(">")])), "&lt;&gt;");
+        assert_eq!(text(run("js", &[Value::Int(1), Value::Int(2)])), "1 2");
+        assert_eq!(text(run("html", &[])), "");
+        assert_eq!(text(run("html", &[Value::Nil])), "&lt;no value&gt;");
+        assert_eq!(text(run("html", &[Value::Bool(false), Value::Nil])), "false&lt;no value&gt;");
+        assert!(matches!(run("index", &[Value::Float(1.5)]), Ok(Value::Float(f)) if f == 1.5));
+        assert!(run("index", &[Value::Nil]).is_err());
     }
 
     #[test]
@@ -198,7 +327,7 @@ mod tests {
         assert!(matches!(run("len", &[s("abc")]), Ok(Value::Int(3))));
         let printed = run("printf", &[s("%s=%d"), s("a"), Value::Int(1)]);
         assert!(matches!(printed, Ok(Value::String(ref t)) if &**t == "a=1"));
-        assert!(run("index", &[Value::Int(1)]).is_err());
+        assert!(run("index", &[Value::Nil]).is_err());
         let many: Vec<Value> = (0..40).map(Value::Int).collect();
         assert!(matches!(run("print", &many), Ok(Value::String(_))));
     }

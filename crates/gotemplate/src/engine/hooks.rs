@@ -7,6 +7,10 @@
 //! `range` body; it prints the empty string, so output is unchanged, and counts the step and
 //! checks the deadline (`budget::step`). Between two hooks an execution walks each node of
 //! one body at most once, so the work between checks is bounded by the template's size.
+//!
+//! gotmpl prints an action's value with Rust's formatting; every printing action
+//! (`{{.f}}`, not `{{$x := .f}}`) therefore ends with a call to [`SHOW`], which hands gotmpl
+//! Go's `fmt.Sprint` text instead ([`show`]).
 
 use std::sync::{Arc, LazyLock};
 
@@ -17,6 +21,8 @@ use crate::Value;
 /// The hook's function name; `#` cannot appear in an identifier of template source, so no
 /// template can name (or shadow) it.
 pub(crate) const STEP: &str = "certgate#step";
+/// The printing hook's function name (unnameable in templates, like [`STEP`]).
+pub(crate) const SHOW: &str = "certgate#show";
 
 /// Starts `body` (a template's body) and every `range` body within it with a hook.
 pub(crate) fn insert(body: &mut ListNode) {
@@ -42,6 +48,11 @@ fn insert_nested(list: &mut ListNode) {
                 }
             }
             Node::Define(define) => insert(&mut define.body),
+            Node::Action(action) if action.pipe.decl.is_empty() => {
+                let pos = action.pos;
+                let show = Expr::Identifier(pos, SmolStr::new_static(SHOW));
+                action.pipe.commands.push(CommandNode { pos, args: vec![show] });
+            }
             Node::Text(_)
             | Node::Action(_)
             | Node::Template(_)
@@ -64,6 +75,16 @@ fn hook(pos: Pos) -> Node {
             is_assign: false,
         },
     })
+}
+
+/// The printing hook: Go's `%v` text of the piped value (the last argument); nil stays nil,
+/// which gotmpl prints as Go's `<no value>`.
+pub(crate) fn show(args: &[Value]) -> Value {
+    match args.last() {
+        None | Some(Value::Nil) => Value::Nil,
+        Some(Value::String(s)) => Value::String(s.clone()),
+        Some(other) => Value::String(Arc::from(crate::print::sprint(std::slice::from_ref(other)))),
+    }
 }
 
 /// The hook's result: printed as nothing.

@@ -20,6 +20,10 @@ fn go_message(message: &str) -> String {
         "comment not terminated by closing delimiter" => "comment ends before closing delimiter",
         // Go names the context (`command`, `if`, ...); gotmpl does not say which it was.
         "empty command" => "missing value for command",
+        // Go's parser words this one with its own `template: ` prefix inside the location.
+        _ if message.starts_with("multiple definition of template ") => {
+            return format!("template: {message}");
+        }
         _ if message.starts_with("expected RightParen,") => "unclosed left paren",
         _ if message.starts_with("expected closing delimiter, got RightParen") => {
             "unexpected right paren U+0029 ')'"
@@ -27,4 +31,19 @@ fn go_message(message: &str) -> String {
         _ => message,
     };
     mapped.to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::go_message;
+
+    /// Found by the differential test: Go's text repeats `template: ` after the location.
+    #[test]
+    fn multiple_definition_carries_gos_inner_prefix() {
+        assert_eq!(
+            go_message("multiple definition of template \"t\""),
+            "template: multiple definition of template \"t\""
+        );
+        assert_eq!(go_message("unterminated string"), "unterminated quoted string");
+    }
 }

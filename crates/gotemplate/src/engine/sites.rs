@@ -206,6 +206,8 @@ pub(crate) fn wrappers(sites: &[Site], funcs: &FuncMap) -> gotmpl::FuncMap {
             .map_err(|e| gotmpl::TemplateError::Exec(format!("{LIMIT_MARKER}{e}")))
     });
     out.insert(hooks::STEP.to_owned(), hook);
+    let show: gotmpl::ValueFunc = Arc::new(|args: &[Value]| Ok(hooks::show(args)));
+    out.insert(hooks::SHOW.to_owned(), show);
     out
 }
 

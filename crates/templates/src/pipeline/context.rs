@@ -21,8 +21,8 @@ pub struct PolicyMetadata {
 pub struct HubContext {
     pub managed_cluster_name: String,
     /// Filled by the resolver from the ManagedCluster when a template mentions
-    /// `ManagedClusterLabels` (upstream's context transformer); otherwise empty, which
-    /// templates see as a nil map.
+    /// `ManagedClusterLabels` (upstream's context transformer); otherwise `None`, which
+    /// templates see as an empty map (upstream's nil `map[string]string`).
     pub managed_cluster_labels: Option<BTreeMap<String, String>>,
     pub policy_metadata: PolicyMetadata,
 }
@@ -46,7 +46,14 @@ impl HubContext {
         .into_iter()
         .map(|(k, v)| (Arc::from(k), v))
         .collect();
-        let labels = self.managed_cluster_labels.as_ref().map_or(Value::Nil, string_map);
+        // Upstream's field is a `map[string]string` left nil: still a map, so `index` on it
+        // does not fail as on an untyped nil, it prints `map[]`, is falsy and ranges over
+        // nothing, all as an empty map here. (A missing key gives Go's "" there and nil here:
+        // maps carry no element type; docs/templates.md lists it.)
+        let labels = self
+            .managed_cluster_labels
+            .as_ref()
+            .map_or_else(|| string_map(&BTreeMap::new()), string_map);
         let root: BTreeMap<Arc<str>, Value> = [
             ("ManagedClusterLabels", labels),
             ("ManagedClusterName", Value::String(Arc::from(self.managed_cluster_name.as_str()))),

@@ -63,6 +63,10 @@ impl<'d> Checker<'d> {
 
     /// Types `e`, records the type and returns it with known bindings applied.
     fn expr(&mut self, e: &Expr) -> Type {
+        crate::stack::guarded(|| self.expr_unguarded(e))
+    }
+
+    fn expr_unguarded(&mut self, e: &Expr) -> Type {
         let ty = match &e.kind {
             ExprKind::Literal(lit) => literal(lit),
             ExprKind::Ident(name) => self.ident(e, name),

@@ -5,16 +5,18 @@
 //! policy readiness and review) and its report ([`crate::shared::report`]: text / JSON /
 //! YAML). Diagnostics go to stderr, the report to stdout.
 
+mod load;
+
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::shared::manifests::LoadErrors;
-use crate::shared::offline::{EvaluateOptions, evaluate, load};
+use crate::shared::offline::{EvaluateOptions, evaluate};
 use crate::shared::report::{
     CheckStatus, OutputError, OutputOptions, Report, ReportFormat, Verdict, output,
 };
+use load::load;
 
 pub const CHECK_LONG_ABOUT: &str = "\
 Decide CertificateRequests against CertificateRequestPolicies offline, from manifest files.
@@ -29,9 +31,14 @@ Policies are checked with the policy admission rules first; a policy the webhook
 reported as not ready and takes no part in the review. Without any RBAC object every policy
 counts as bound to every requester, and the output says RBAC was not evaluated.
 
+A CertificateRequest or CertificateRequestPolicy that its CRD schema rejects is reported on
+stderr with the API server's message (as `kubectl apply` would show it) and left out; the
+other objects are still decided.
+
 Exit status: 0 when every request is Approved, 1 when any is Denied or Unprocessed, 2 on usage or
-input errors, on a policy or request the webhook would reject (a not-ready policy, an Invalid
-request) and on a review that fails (Error).
+input errors, on an object the API server would refuse (decisions are still printed), on a
+policy or request the webhook would reject (a not-ready policy, an Invalid request) and on a
+review that fails (Error).
 
 Examples:
   certgate check -f examples/
@@ -68,15 +75,21 @@ pub fn run(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<CheckStatus, OutputError> {
-    let loaded = match load(&args.files, stdin) {
-        Ok(loaded) => loaded,
-        Err(LoadErrors(errors)) => {
-            for error in errors {
-                writeln!(stderr, "error: {error}")?;
-            }
-            return Ok(CheckStatus::Failed);
+    let (inputs, errors) = load(&args.files, stdin);
+    if let Some(errors) = errors {
+        for line in inputs.error_lines(&errors) {
+            writeln!(stderr, "{line}")?;
         }
-    };
+        return Ok(CheckStatus::Failed);
+    }
+    let load::CheckInputs { loaded, invalid, warnings } = inputs;
+    // Objects the API server would refuse are left out; the others are still decided.
+    for object in &invalid {
+        writeln!(stderr, "error: {object}")?;
+    }
+    for object in &warnings {
+        writeln!(stderr, "warning: {object}")?;
+    }
     for ignored in &loaded.ignored {
         writeln!(stderr, "notice: {ignored}")?;
     }
@@ -90,7 +103,7 @@ pub fn run(
     let options = OutputOptions { format: args.output, explain: args.explain, colour };
     output::write(&report, options, stdout)?;
     write_diagnostics(&report, stderr)?;
-    Ok(report.status())
+    if invalid.is_empty() { Ok(report.status()) } else { Ok(CheckStatus::Failed) }
 }
 
 /// Policy admission warnings, and the policies and requests that make the exit status 2,

@@ -1,0 +1,318 @@
+//! Every mismatch the generators found, as fixed cases with yaml.v3's recorded answer
+//! (`ok <JSON>` / `ok <YAML>` or `err <message>`), plus the listed exceptions.
+
+pub struct DecodeCase {
+    pub yaml: &'static str,
+    pub upstream: &'static str,
+    /// Why certgate is allowed to differ; `None` when it must agree.
+    pub exception: Option<&'static str>,
+}
+
+pub struct EncodeCase {
+    pub json: &'static str,
+    pub indent: usize,
+    pub upstream: &'static str,
+}
+
+/// One case per deviation class the generators found, fixed in certgate-goyaml unless it
+/// names an exception.
+pub const DECODE: &[DecodeCase] = &[
+    // Quoted scalars: continuation lines at any indentation, tabs included (libyaml does not
+    // check them; the parser refused "invalid indentation in multiline quoted scalar").
+    DecodeCase { yaml: "- '''''\nw\n#not'\n", upstream: "ok [\"'' w #not\"]", exception: None },
+    DecodeCase {
+        yaml: "a:\n  b: \"x\ny\"\n",
+        upstream: "ok {\"a\":{\"b\":\"x y\"}}",
+        exception: None,
+    },
+    DecodeCase {
+        yaml: "a:\n  b: 'x\n\n  y\nz'\nc: 1\n",
+        upstream: "ok {\"a\":{\"b\":\"x\\ny z\"},\"c\":1}",
+        exception: None,
+    },
+    DecodeCase { yaml: "k: 'a\n\tb'\n", upstream: "ok {\"k\":\"a b\"}", exception: None },
+    DecodeCase {
+        yaml: "k:\n  - \"a\n\t\\x41\n \tb\"\n",
+        upstream: "ok {\"k\":[\"a A b\"]}",
+        exception: None,
+    },
+    DecodeCase { yaml: "k: \"a\n---\"\n", upstream: "ok {\"k\":\"a ---\"}", exception: None },
+    // Block scalars ending the text without a line break: no final break (clip and keep).
+    DecodeCase {
+        yaml: "x: |\n   x: y\n   a b",
+        upstream: "ok {\"x\":\"x: y\\na b\"}",
+        exception: None,
+    },
+    DecodeCase { yaml: "m: |+\n x\n y", upstream: "ok {\"m\":\"x\\ny\"}", exception: None },
+    DecodeCase { yaml: "m: >\n x\n y", upstream: "ok {\"m\":\"x y\"}", exception: None },
+    DecodeCase {
+        yaml: "e: >+2\n  x\n    \n ",
+        upstream: "ok {\"e\":\"x\\n  \\n\"}",
+        exception: None,
+    },
+    DecodeCase { yaml: "name: >+\n\n  ", upstream: "ok {\"name\":\"\\n\"}", exception: None },
+    DecodeCase { yaml: "- |+\n     ", upstream: "ok [\"\"]", exception: None },
+    // Tabs where a block scalar expects indentation spaces.
+    DecodeCase {
+        yaml: "x: |\n  \t# c\n",
+        upstream: "err yaml: line 2: found a tab character where an indentation space is expected",
+        exception: None,
+    },
+    DecodeCase {
+        yaml: "- ? |-\n    \tx\n  : 1\n",
+        upstream: "err yaml: line 2: found a tab character where an indentation space is expected",
+        exception: None,
+    },
+    DecodeCase {
+        yaml: "a: 1\nb: |\n  x\n \ty\n",
+        upstream: "err yaml: line 2: found a tab character where an indentation space is expected",
+        exception: None,
+    },
+    DecodeCase {
+        yaml: "c: |\n x: y\n \ta b\n",
+        upstream: "ok {\"c\":\"x: y\\n\\ta b\\n\"}",
+        exception: None,
+    },
+    // Floats as Go's json.Marshal writes them (shortest digits), read back as JSON numbers.
+    DecodeCase {
+        yaml: "- 9.223372036854776e+18\n- 3.091462783031141e17\n- 1e20\n- 1e21\n",
+        upstream: "ok [9223372036854776000,309146278303114100,1e+20,1e+21]",
+        exception: None,
+    },
+    DecodeCase {
+        yaml: "a: -9223372036854775809\nb: 18446744073709551616\n",
+        upstream: "ok {\"a\":-9.223372036854776e+18,\"b\":1.8446744073709552e+19}",
+        exception: None,
+    },
+    DecodeCase {
+        yaml: "c1: |+3\n\n   # c\n   a b\n     \n   ",
+        upstream: "ok {\"c1\":\"\\n# c\\na b\\n  \\n\"}",
+        exception: None,
+    },
+    // !!binary data that is not UTF-8: one U+FFFD per invalid byte, as json.Marshal writes.
+    DecodeCase {
+        yaml: "name: !!binary 1e+3\n",
+        upstream: "ok {\"name\":\"\u{FFFD}\u{FFFD}\u{FFFD}\"}",
+        exception: None,
+    },
+    // Listed exceptions.
+    DecodeCase {
+        yaml: "a: >\n   \n # c\nb: 1\n",
+        upstream: "ok {\"a\":\"\",\"b\":1}",
+        exception: Some(EXPLICIT_INDENT),
+    },
+    DecodeCase { yaml: "{ x y:}\n", upstream: "ok {\"x y:\":null}", exception: Some(FLOW_COLON) },
+    DecodeCase {
+        yaml: "a: [ a:, b]\n",
+        upstream: "ok {\"a\":[\"a:\",\"b\"]}",
+        exception: Some(FLOW_COLON),
+    },
+    DecodeCase {
+        yaml: "-\t# tab\n- x\n",
+        upstream: "err yaml: found character that cannot start any token",
+        exception: Some(DASH_TAB),
+    },
+    DecodeCase {
+        yaml: "[\n , 1: x]\n",
+        upstream: "err yaml: line 1: did not find expected node content",
+        exception: Some(BOTH_REJECT),
+    },
+    DecodeCase {
+        yaml: "a: 'x\u{2028}  y'\n",
+        upstream: "ok {\"a\":\"x\u{2028}y\"}",
+        exception: Some(UNICODE_BREAKS),
+    },
+    // Found by the long mode (seed 98137004602931): yaml.v3 panics.
+    DecodeCase {
+        yaml: "1: x\n<<: {{a: b}: 5}\n",
+        upstream: "panic runtime error: hash of unhashable type map[string]interface {}",
+        exception: Some(UPSTREAM_PANICS),
+    },
+];
+
+/// Encoder classes: literal blocks starting with a line break (yaml.v3 writes one break
+/// fewer), values starting with a BOM (every character escaped), key order after digits.
+pub const ENCODE: &[EncodeCase] = &[
+    EncodeCase {
+        json: "{\"a\":\"\\n# not a comment\"}",
+        indent: 2,
+        upstream: "ok a: |2-\n  # not a comment\n",
+    },
+    EncodeCase { json: "{\"a\":\"\\n\"}", indent: 2, upstream: "ok a: |2+\n" },
+    EncodeCase { json: "[\"\\n\\nx\\n\"]", indent: 2, upstream: "ok - |2\n\n  x\n" },
+    EncodeCase {
+        json: "{\"a\":\"\\ufeffb c\\t\\n\"}",
+        indent: 2,
+        upstream: "ok a: \"\\uFEFF\\x62\\x20\\x63\\t\\n\"\n",
+    },
+    EncodeCase {
+        json: "{\"0x\":1,\"017\":2,\"a1\":3,\"ab\":4,\"1a\":5,\"10\":6}",
+        indent: 2,
+        upstream: "ok 0x: 1\n1a: 5\n\"10\": 6\n\"017\": 2\na1: 3\nab: 4\n",
+    },
+    EncodeCase {
+        json: "{\"a\":{\"b\":[\"x\\ny\",{}]}}",
+        indent: 4,
+        upstream: "ok a:\n    b:\n        - |-\n          x\n          y\n        - {}\n",
+    },
+];
+
+/// The reason a generated mismatch is a listed exception, if it is one.
+pub fn exception(case: &str, certgate: &str, upstream: &str) -> Option<&'static str> {
+    if certgate.starts_with("err ") && upstream.starts_with("err ") {
+        return Some(BOTH_REJECT);
+    }
+    if certgate.starts_with("err ") && upstream.starts_with("panic ") {
+        return Some(UPSTREAM_PANICS);
+    }
+    // The case is Rust's debug text of the document, which shows these as `\u{..}`.
+    let unicode_break = ["\\u{85}", "\\u{2028}", "\\u{2029}"].iter().any(|b| case.contains(b));
+    if case.starts_with("decode") && unicode_break {
+        return Some(UNICODE_BREAKS);
+    }
+    if upstream == "err yaml: did not find expected ',' or '}'" && has_long_key(case) {
+        return Some(LONG_KEY_JSON);
+    }
+    let block_indent = certgate.ends_with(BLOCK_INDENT_TEXT) && upstream.starts_with("ok ");
+    if certgate.starts_with("err ") && (has_indentation_indicator(case) || block_indent) {
+        return Some(EXPLICIT_INDENT);
+    }
+    if case.starts_with("encode") && same_but_float_digits(certgate, upstream) {
+        return Some(FLOAT_TIE);
+    }
+    if case.starts_with("encode") && has_long_digit_key(case) {
+        return Some(KEY_ORDER);
+    }
+    if case.starts_with("decode") && [":,", ":]", ":}"].iter().any(|p| case.contains(p)) {
+        return Some(FLOW_COLON);
+    }
+    if case.starts_with("decode")
+        && case.contains("-\\t")
+        && upstream.ends_with("found character that cannot start any token")
+    {
+        return Some(DASH_TAB);
+    }
+    None
+}
+
+/// Whether an `encode` case's JSON has an object key beyond yaml.v3's simple key limit: the
+/// `:` must come within 1024 characters of the key's start, quotes included.
+fn has_long_key(case: &str) -> bool {
+    fn long(value: &serde_json::Value) -> bool {
+        match value {
+            serde_json::Value::Object(map) => {
+                map.iter().any(|(k, v)| k.chars().count() > 1022 || long(v))
+            }
+            serde_json::Value::Array(items) => items.iter().any(long),
+            _ => false,
+        }
+    }
+    let Some(("encode" | "encode(indent", rest)) = case.split_once(' ') else { return false };
+    let json = if case.starts_with("encode(") {
+        rest.split_once(' ').map_or("", |(_, json)| json)
+    } else {
+        rest
+    };
+    serde_json::from_str(json).is_ok_and(|value| long(&value))
+}
+
+/// An object key longer than 1024 characters, through go-template-utils' JSONToYAML.
+pub const LONG_KEY_JSON: &str = "JSONToYAML reads the JSON *text* with yaml.Unmarshal, where a \
+    key longer than 1024 characters is not a simple key and the read fails (`did not find \
+    expected ',' or '}'`); certgate's to_yaml takes the decoded value and cannot fail. The \
+    emitters agree on such values; the refusal belongs to the JSON-to-YAML step of \
+    certgate-templates (reported to the lead)";
+
+/// Whether the case has a block scalar header with an indentation indicator (`|2`, `>-3`).
+fn has_indentation_indicator(case: &str) -> bool {
+    let bytes = case.as_bytes();
+    bytes.windows(3).any(|w| {
+        matches!(w[0], b'|' | b'>')
+            && (w[1].is_ascii_digit() || (matches!(w[1], b'+' | b'-') && w[2].is_ascii_digit()))
+    })
+}
+
+/// The text certgate's parser's block scalar indentation refusal is reported with.
+const BLOCK_INDENT_TEXT: &str = TAB_IN_BLOCK_TEXT;
+
+/// yaml.v3's refusal of a tab where a block scalar's indentation is expected.
+pub const TAB_IN_BLOCK_TEXT: &str = "found a tab character where an indentation space is expected";
+
+pub const OWN_OUTPUT_TABS: &str = "yaml.v3 encodes a string whose line starts with a tab after \
+a line break as a literal block (`|-` then `\\t...`), the same text certgate emits, and then \
+refuses to decode its own output (`found a tab character where an indentation space is \
+expected`); certgate reads it back. Found by the long mode (encode, seed 98137004602931 ^ 1).";
+
+/// Whether two outputs differ only in numbers that are the same float64.
+fn same_but_float_digits(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<&str>, Vec<&str>) =
+        (a.split_whitespace().collect(), b.split_whitespace().collect());
+    a.len() == b.len()
+        && a.iter().zip(&b).all(|(x, y)| {
+            x == y || matches!((x.parse::<f64>(), y.parse::<f64>()), (Ok(p), Ok(q)) if p == q)
+        })
+}
+
+/// Whether an `encode` case's JSON has an object key with a run of 19 or more digits.
+fn has_long_digit_key(case: &str) -> bool {
+    fn long(value: &serde_json::Value) -> bool {
+        match value {
+            serde_json::Value::Object(map) => map.iter().any(|(k, v)| {
+                k.split(|c: char| !c.is_ascii_digit()).any(|run| run.len() >= 19) || long(v)
+            }),
+            serde_json::Value::Array(items) => items.iter().any(long),
+            _ => false,
+        }
+    }
+    let separator = if case.starts_with("encode(") { ") " } else { " " };
+    let json = case.split_once(separator).map_or("", |(_, json)| json);
+    serde_json::from_str(json).is_ok_and(|value| long(&value))
+}
+
+/// A float whose shortest decimal form is an exact tie on its last digit.
+pub const FLOAT_TIE: &str = "a float whose two shortest round-tripping decimal forms are \
+    equally near (1126455570275443.25): Go's FormatFloat picks the even last digit, Rust's \
+    shortest formatting (certgate-gofmt, used by the emitter) the other one; both read back \
+    as the same float64";
+
+/// Key order when a key has a digit run that overflows int64.
+pub const KEY_ORDER: &str = "yaml.v3's key comparison reads digit runs into an int64 that \
+    overflows for 19 or more digits, which makes the order non-transitive; Go then sorts the \
+    keys from the map's random iteration order, so yaml.v3's own output varies from run to run";
+
+/// `? |6-` over lines indented less than the indicator says, or leading blank lines longer
+/// than the first content line.
+pub const EXPLICIT_INDENT: &str = "a block scalar's indentation indicator asks for more \
+    indentation than the next lines have, or its leading blank lines are longer than its \
+    first content line: libyaml reads an empty scalar and goes on, certgate's YAML 1.2 \
+    parser refuses the document (reported with yaml.v3's tab message). yaml.v3's \
+    encoder writes such a header for a multi-line key starting with a space inside a sequence \
+    item (`- ? |6-`), which yaml.v3 itself reads back as an empty key: lossy either way";
+
+/// `[a:, b]`: a plain scalar ending in `:` right before a flow indicator.
+pub const FLOW_COLON: &str = "in a flow collection, `a:` directly followed by `,`, `]` or `}` \
+    is the plain scalar `a:` to libyaml (a `:` only indicates a value before white space) and \
+    the key `a` with an empty value to certgate's YAML 1.2 parser; JSON never has it and \
+    hub templates write flow mappings with `: `";
+
+/// `-\t# x`: a tab right after a block sequence indicator.
+pub const DASH_TAB: &str = "a tab right after a block sequence `-` is separation white \
+    space to certgate's YAML 1.2 parser but makes libyaml fail (`found character that cannot \
+    start any token`); certgate accepts what yaml.v3 rejects, never the other way round";
+
+/// Both reject the document, with different messages.
+pub const UPSTREAM_PANICS: &str = "yaml.v3 panics (`hash of unhashable type map[string]interface \
+{}`) when a mapping with a non-string key merges (`<<`) a mapping that has a mapping as a key: \
+the merge copies keys without the `invalid map key` check the plain path makes, and \
+go-template-utils would crash. certgate refuses the document with an error instead.";
+
+pub const BOTH_REJECT: &str = "both reject the document, but the message differs: certgate's \
+    parser (granit-parser) is not libyaml, so for some invalid documents it reports another \
+    problem, another line, or a syntax error where yaml.v3 reports a decode error found later \
+    (or the other way round); the outcome (rejected, the policy template fails) is the same";
+
+/// NEL, LS and PS are line breaks to libyaml (YAML 1.1) but not to granit-parser (YAML 1.2).
+pub const UNICODE_BREAKS: &str = "the document contains U+0085, U+2028 or U+2029, which \
+    libyaml treats as line breaks (YAML 1.1) and certgate's YAML 1.2 parser as ordinary \
+    characters; JSON from the API server escapes U+2028/U+2029, and yaml.v3's own encoder \
+    writes all three escaped in double quotes, so only hand-written YAML carries them raw";

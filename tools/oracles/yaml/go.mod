@@ -1,0 +1,5 @@
+module certgate.dev/tools/oracles/yaml
+
+go 1.26
+
+require gopkg.in/yaml.v3 v3.0.1
