@@ -20,3 +20,7 @@ require (
 	k8s.io/klog/v2 v2.140.0 // indirect
 	k8s.io/utils v0.0.0-20260626114624-be93311217bd // indirect
 )
+
+require certgate.dev/tools/oracles/lineproto v0.0.0
+
+replace certgate.dev/tools/oracles/lineproto => ../_lineproto

@@ -17,11 +17,10 @@
 package main
 
 import (
-	"bufio"
+	"certgate.dev/tools/oracles/lineproto"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"reflect"
 	"strings"
@@ -238,21 +237,5 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	in := bufio.NewReaderSize(os.Stdin, 1<<20)
-	out := bufio.NewWriter(os.Stdout)
-	for {
-		line, err := in.ReadBytes('\n')
-		if len(strings.TrimSpace(string(line))) > 0 {
-			b, _ := json.Marshal(o.answerOne(line))
-			out.Write(append(b, '\n'))
-			out.Flush()
-		}
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-	}
+	lineproto.Serve("cel", func(line []byte) any { return o.answerOne(line) })
 }

@@ -14,12 +14,10 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
+	"certgate.dev/tools/oracles/lineproto"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 	"text/template"
@@ -150,22 +148,5 @@ func answerOne(line []byte) (a answer) {
 }
 
 func main() {
-	in := bufio.NewReaderSize(os.Stdin, 1<<20)
-	out := bufio.NewWriter(os.Stdout)
-	for {
-		line, err := in.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			encoded, _ := json.Marshal(answerOne(line))
-			out.Write(encoded)
-			out.WriteByte('\n')
-			out.Flush()
-		}
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "gotemplate:", err)
-			os.Exit(1)
-		}
-	}
+	lineproto.Serve("gotemplate", func(line []byte) any { return answerOne(line) })
 }

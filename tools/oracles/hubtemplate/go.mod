@@ -19,3 +19,7 @@ require (
 	github.com/shopspring/decimal v1.4.0 // indirect
 	golang.org/x/crypto v0.54.0 // indirect
 )
+
+require certgate.dev/tools/oracles/lineproto v0.0.0
+
+replace certgate.dev/tools/oracles/lineproto => ../_lineproto

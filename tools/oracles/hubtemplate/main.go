@@ -21,14 +21,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
+	"certgate.dev/tools/oracles/lineproto"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -263,22 +261,5 @@ func answerOne(line []byte) (a answer) {
 }
 
 func main() {
-	in := bufio.NewReaderSize(os.Stdin, 1<<20)
-	out := bufio.NewWriter(os.Stdout)
-	for {
-		line, err := in.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			encoded, _ := json.Marshal(answerOne(line))
-			out.Write(encoded)
-			out.WriteByte('\n')
-			out.Flush()
-		}
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "hubtemplate:", err)
-			os.Exit(1)
-		}
-	}
+	lineproto.Serve("hubtemplate", func(line []byte) any { return answerOne(line) })
 }

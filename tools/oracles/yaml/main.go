@@ -15,12 +15,10 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
+	"certgate.dev/tools/oracles/lineproto"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 
 	"gopkg.in/yaml.v3"
 )
@@ -98,25 +96,5 @@ func answerOne(line []byte) (a answer) {
 }
 
 func main() {
-	in := bufio.NewReaderSize(os.Stdin, 1<<20)
-	out := bufio.NewWriter(os.Stdout)
-	enc := json.NewEncoder(out)
-	for {
-		line, err := in.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			if e := enc.Encode(answerOne(line)); e != nil {
-				os.Exit(1)
-			}
-			if e := out.Flush(); e != nil {
-				os.Exit(1)
-			}
-		}
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "yaml oracle:", err)
-			os.Exit(1)
-		}
-	}
+	lineproto.Serve("yaml", func(line []byte) any { return answerOne(line) })
 }

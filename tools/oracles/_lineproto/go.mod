@@ -1,0 +1,3 @@
+module certgate.dev/tools/oracles/lineproto
+
+go 1.26
