@@ -261,7 +261,7 @@ mod tests {
                 "write namespace-local-dns Ready=False NotReady generation Some(1) at \
                  2026-11-04T11:30:45Z: {prefix}spec.allowed.dnsNames.validations[0]: Invalid value: \
                  \"self.endsWith(\": ERROR: <input>:1:15: Syntax error: mismatched input '<EOF>' \
-                 expecting an expression"
+                 expecting {{'[', '{{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}}"
             )),
             "{}",
             calls[0]

@@ -75,9 +75,13 @@ fn a_result_that_is_not_bool_is_a_compile_error() {
 fn a_syntax_error_points_at_the_mistake() {
     assert_eq!(
         compile_error("self = 'a'"),
-        "ERROR: <input>:1:6: Syntax error: token recognition error at: '='\n \
+        // cel-go's words (ANTLR's), with its second error after recovery.
+        "ERROR: <input>:1:6: Syntax error: token recognition error at: '= '\n \
          | self = 'a'\n \
-         | .....^"
+         | .....^\n\
+         ERROR: <input>:1:8: Syntax error: extraneous input ''a'' expecting <EOF>\n \
+         | self = 'a'\n \
+         | .......^"
     );
 }
 

@@ -139,13 +139,14 @@ fn a_constant_regular_expression_is_checked_when_compiling() {
 fn costs_follow_the_documented_model() {
     let (env, program) = compile("s.endsWith('c')");
     let values = bindings(&env, &"x".repeat(100));
-    // `s`: 1; endsWith scans its receiver: 1 + ceil(100 bytes / 10).
-    assert_eq!(program.eval_with_limit(&values, DEFAULT_COST_LIMIT).map(|e| e.cost), Ok(12));
+    // `s`: 1; endsWith scans its argument, as cel-go charges: ceil(1 code point / 10).
+    assert_eq!(program.eval_with_limit(&values, DEFAULT_COST_LIMIT).map(|e| e.cost), Ok(2));
     let (env, program) = compile("[1, 2, 3].map(x, x + 1)");
-    // The list literal: 10; each step: 1 (x) + 1 (+) + 12 (append).
+    // The list literal: 10; cel-go's initial `[]`: 10 and result read: 1; each step:
+    // 1 (x) + 1 (+) + 12 (append).
     assert_eq!(
         program.eval_with_limit(&bindings(&env, ""), DEFAULT_COST_LIMIT).map(|e| e.cost),
-        Ok(10 + 3 * 14)
+        Ok(10 + 11 + 3 * 14)
     );
     let (env, program) = compile("true || s.endsWith('c')");
     assert_eq!(

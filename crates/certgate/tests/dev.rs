@@ -510,13 +510,7 @@ both!(
              * {at}.rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema\n\
              * spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x {hint}"
         );
-        let syntax_expected = if dev.is_real() {
-            "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
-        } else {
-            // SANDBOX DIVERGENCE (CEL syntax errors): certgate's parser does not list the
-            // tokens ANTLR expected (docs/cel.md); the rest of the refusal is identical.
-            "an expression"
-        };
+        let syntax_expected = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
         let cases = [
             (
                 "syntax",

@@ -20,7 +20,7 @@
 //!   parser and mapped: `unclosed action`, `unclosed comment`,
 //!   `comment ends before closing delimiter`, `unterminated quoted string`,
 //!   `unterminated raw quoted string`, `unterminated character constant`,
-//!   `unclosed left paren`, `unexpected right paren U+0029 ')'`,
+//!   `unclosed left paren`, `unexpected right paren`,
 //!   `missing value for command`.
 //! - Errors of [`FuncMap`] functions: `template: <name>:<line>:<col>: executing "<template>" at
 //!   <<command>>: <message>` ([`TemplateError::Exec`]) with Go's placement: the command for
@@ -41,20 +41,29 @@
 //!
 //! # Known differences from Go
 //!
-//! - Errors of builtins (`index` out of range, a nil `printf` format, ...; budget errors and
-//!   `printf`'s argument count and format type excepted),
-//!   of field evaluation and
-//!   of `{{template}}` calls carry no position: [`TemplateError::ExecUnplaced`] with gotmpl's
-//!   message (`template "x" not defined` and `wrong number of args for <fn>: ...` use Go's
-//!   words). Go would place them like function errors.
-//! - Unconfirmed or unmapped gotmpl parse texts pass through unchanged: number syntax
-//!   (`invalid number`, `invalid hex number`, ...; Go: `bad number syntax: "<text>"`), stray
-//!   characters (`unexpected character: '}'`; Go: `unexpected "}" in command` or
-//!   `unrecognized character in action: <U+...>`), `template nesting depth exceeded 100` (no
-//!   Go equivalent), and gotmpl's `expected ..., got ...` texts. `missing value for command` is
-//!   used for every empty pipeline; Go names the context (`missing value for if`).
-//! - `{{3x}}` lexes as a number and the function `x` (Go: bad number syntax), so it is
-//!   reported as `function "x" not defined`.
+//! - Errors of `{{template}}` calls, and the few builtin failures whose Go text prints reflect
+//!   internals, carry no position: [`TemplateError::ExecUnplaced`] with gotmpl's message
+//!   (`template "x" not defined` and `wrong number of args for <fn>: ...` use Go's words).
+//!   Field chains, `range`, builtins (`eq`/`lt`/..., `len`, `index`, `slice`) and argument
+//!   conversions fail with Go's position, node and words (`engine/tracking.rs`,
+//!   `engine/builtin_errors.rs`, `engine/arg_messages.rs`).
+//! - gotmpl evaluates all of a call's arguments before the call; Go converts each one before
+//!   evaluating the next. When a later argument fails to evaluate and an earlier one would not
+//!   convert, Go reports the earlier one.
+//! - The data has one nil: Go tells a missing key (no value) from a stored `null` (a nil
+//!   `interface {}`: `got interface {}`, `len of nil pointer`); certgate words both as the
+//!   former. Values have one integer and one list type, so Go's `int64`, `[]string` and `[]int`
+//!   results of sprig functions are named `int` and `[]interface {}`.
+//! - Lexical errors and stray characters follow Go's lexer (engine/parse_lex): `bad character
+//!   U+0027 '''`, `unexpected "\\" in command` (or `in operand`, `in if`, ...),
+//!   `unrecognized character in action: U+20AC '€'`, `bad number syntax: "1a"`,
+//!   `malformed character constant: 'ab'`, with `in action started at <name>:<line>` for an
+//!   action over several lines, and Go's earlier parser error when one comes first. Where the
+//!   check cannot tell that Go gets that far (a number Go's parser refuses, such as `0x` or
+//!   `089`; tokens after `end`, `break` or `continue`; a `define` name that is not a string),
+//!   gotmpl's text passes through (`invalid number`, `invalid hex number`,
+//!   `unexpected character: '}'`, `expected ..., got ...`), as does
+//!   `template nesting depth exceeded 100` (no Go equivalent).
 //! - The execution nesting bound is gotmpl's 200 and counts `if`/`with`/`range` as well as
 //!   `template` calls (Go: 100,000 `template` calls).
 //! - Assigning an undeclared variable (`{{$x = 1}}`) is not an error (Go:

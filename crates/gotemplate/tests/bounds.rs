@@ -122,10 +122,11 @@ fn builtins_refuse_results_before_building_them() {
         "ERR template: tmpl:1:3: executing \"tmpl\" at <printf \"%65535s%65535s\" \"x\" \"y\">: \
          error calling printf: the values produced exceed the limit of 100000 bytes"
     );
-    // gotmpl's own errors of builtins keep their text.
+    // A builtin's own failure is Go's, placed at the call.
     assert_eq!(
         run(&engine, "{{ index .List 10 }}"),
-        "ERR template: tmpl: executing \"tmpl\": index out of range: 10"
+        "ERR template: tmpl:1:3: executing \"tmpl\" at <index .List 10>: \
+         error calling index: index out of range: 10"
     );
 }
 

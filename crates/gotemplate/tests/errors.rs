@@ -37,7 +37,7 @@ fn parse_errors_carry_the_line_only() {
         ("{{/* x }}", "ERR template: tmpl:1: unclosed comment"),
         ("{{}}", "ERR template: tmpl:1: missing value for command"),
         ("{{(1}}", "ERR template: tmpl:1: unclosed left paren"),
-        ("{{1)}}", "ERR template: tmpl:1: unexpected right paren U+0029 ')'"),
+        ("{{1)}}", "ERR template: tmpl:1: unexpected right paren"),
         // The earliest error in the source wins, as Go stops at the first.
         ("{{nope}}{{end}}", "ERR template: tmpl:1: function \"nope\" not defined"),
         ("{{end}}{{nope}}", "ERR template: tmpl:1: unexpected {{end}}"),
@@ -118,12 +118,61 @@ fn argument_errors_use_gos_texts() {
 
 #[test]
 fn unplaced_errors_keep_the_engines_message() {
+    check(&[(
+        "{{template \"nope\"}}",
+        "ERR template: tmpl: executing \"tmpl\": template \"nope\" not defined",
+    )]);
+}
+
+/// Go's texts, recorded from Go's text/template: field chains and `range` are placed at the
+/// node Go evaluated last, builtins fail with `error calling <builtin>:` at the call, and a
+/// literal argument is named as written.
+#[test]
+fn execution_errors_are_placed_as_go_places_them() {
     check(&[
         (
-            "{{template \"nope\"}}",
-            "ERR template: tmpl: executing \"tmpl\": template \"nope\" not defined",
+            "{{.Nested.Inner.Value.X}}",
+            "ERR template: tmpl:1:9: executing \"tmpl\" at <.Nested.Inner.Value.X>: \
+             can't evaluate field X in type interface {}",
         ),
-        ("{{index .List 5}}", "ERR template: tmpl: executing \"tmpl\": index out of range: 5"),
+        (
+            "{{define \"b\"}}{{.f}}{{end}}{{template \"b\" .List}}",
+            "ERR template: tmpl:1:16: executing \"b\" at <.f>: \
+             can't evaluate field f in type []interface {}",
+        ),
+        (
+            "{{range $i, $v := .N}}{{end}}",
+            "ERR template: tmpl:1:18: executing \"tmpl\" at <.N>: \
+             can't use 3 to iterate over more than one variable",
+        ),
+        (
+            "{{range (index .List 1)}}{{end}}",
+            "ERR template: tmpl:1:21: executing \"tmpl\" at <1>: range can't iterate over b",
+        ),
+        (
+            "{{lt .F false}}",
+            "ERR template: tmpl:1:2: executing \"tmpl\" at <lt .F false>: \
+             error calling lt: incompatible types for comparison: float64 and bool",
+        ),
+        (
+            "{{index .List 5}}",
+            "ERR template: tmpl:1:2: executing \"tmpl\" at <index .List 5>: \
+             error calling index: index out of range: 5",
+        ),
+        (
+            "{{1e3 | len}}",
+            "ERR template: tmpl:1:8: executing \"tmpl\" at <len>: \
+             error calling len: len of type float64",
+        ),
+        (
+            "{{fromSecret \"a\" 1 \"c\"}}",
+            "ERR template: tmpl:1:17: executing \"tmpl\" at <1>: expected string; found 1",
+        ),
+        (
+            "{{fromSecret \"a\" (len .List) \"c\"}}",
+            "ERR template: tmpl:1:22: executing \"tmpl\" at <.List>: \
+             wrong type for value; expected string; got int",
+        ),
     ]);
 }
 

@@ -33,7 +33,10 @@ fn fan_out(levels: usize) -> String {
 
 /// The probe's template, limits and the error it must fail with.
 fn probe(name: &str) -> (String, Limits, String) {
-    let defaults = Limits::default();
+    // No wall-clock deadline: on a loaded machine a probe could reach the default 10 s
+    // deadline before its step or byte bound, and the outcome must not depend on the
+    // machine. The child's kill timer still catches a probe that runs away.
+    let defaults = Limits { max_duration: None, ..Limits::default() };
     let placed = |column: usize, command: &str, function: &str, message: &str| {
         format!(
             "template: tmpl:1:{column}: executing \"tmpl\" at <{command}>: error calling {function}: {message}"

@@ -104,19 +104,44 @@ fn find_header(text: &str, start: usize) -> Option<(usize, usize, usize)> {
 }
 
 /// The indentation of the block scalar whose content starts at byte `start`: the explicit
-/// indicator added to the header line's own indentation (libyaml adds it to the enclosing
-/// block's, which for a `key: |2` line is the key's column), or the first content line's
-/// spaces. `None` when the header is not found.
+/// indicator added to the enclosing block's indentation, as libyaml adds it, or the first
+/// content line's spaces. `None` when the header is not found.
 pub fn indentation(text: &str, start: usize) -> Option<usize> {
     let (header_start, header_end, _) = header(text, start)?;
     let line = &text[header_start..header_end];
-    let explicit = indicator(line)?.chars().find_map(|c| c.to_digit(10));
+    let token = indicator(line)?;
+    let explicit = token.chars().find_map(|c| c.to_digit(10));
     match explicit {
-        Some(digit) => Some(line.len() - line.trim_start_matches(' ').len() + digit as usize),
+        Some(digit) => {
+            // `token` borrows from `line`, so its column is a pointer difference.
+            let column = token.as_ptr() as usize - line.as_ptr() as usize;
+            Some(enclosing_block(&line[..column]) + digit as usize)
+        }
         None => {
             let body = text.get(header_end + 1..)?;
             let first = body.split('\n').find(|l| !l.trim_matches([' ', '\r']).is_empty())?;
             Some(first.len() - first.trim_start_matches(' ').len())
         }
     }
+}
+
+/// The column of the innermost block collection a header line opens or continues before its
+/// indicator: the last `- ` or `? ` entry, or a `key: ` after them (`- - >1+` is inside the
+/// sequence at column 2, `- a: |2` inside the mapping at column 2). A line with none of them
+/// (`|2` alone, `--- |2`) falls back to its own indentation, which is the enclosing block's
+/// only when it is a document's top level; the previous lines would tell, and are not read.
+fn enclosing_block(prefix: &str) -> usize {
+    let mut at = prefix.len() - prefix.trim_start_matches(' ').len();
+    let mut column = at;
+    while let Some(rest) = prefix.get(at..)
+        && (rest.starts_with("- ") || rest.starts_with("? "))
+    {
+        column = at;
+        at += 1;
+        at += prefix[at..].len() - prefix[at..].trim_start_matches(' ').len();
+    }
+    if prefix[at..].contains(": ") {
+        column = at;
+    }
+    column
 }

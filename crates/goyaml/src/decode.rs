@@ -63,6 +63,17 @@ pub(crate) fn parser(text: &str) -> Parser<'_, StrInput<'_>> {
     Parser::new_from_str_with_options(text, options)
 }
 
+/// The parser's first error in the first document of `text`, if any: what the decoder failed
+/// on when it reports a parser error. Costs one parse.
+pub(crate) fn first_parser_error(text: &str) -> Option<granit_parser::ScanError> {
+    parser(text)
+        .map_while(|next| match next {
+            Ok((Event::DocumentEnd, _)) => None,
+            next => Some(next),
+        })
+        .find_map(Result::err)
+}
+
 /// Events of the first document as a node tree. `Ok(None)` for a stream without documents.
 fn build(text: &str) -> Result<(Vec<Node>, Option<usize>), YamlError> {
     let mut nodes: Vec<Node> = Vec::new();
@@ -72,7 +83,7 @@ fn build(text: &str) -> Result<(Vec<Node>, Option<usize>), YamlError> {
     let mut last_created = None;
     let mut eof = crate::block_eof::EofBlock::new(text);
     for next in parser(text) {
-        let (event, span) = next.map_err(|e| YamlError(parse_error(&e)))?;
+        let (event, span) = next.map_err(|e| YamlError(parse_error(text, &e)))?;
         let line = span.start.line();
         let mut created = None;
         match event {
@@ -378,8 +389,9 @@ impl<'t> Decoder<'t> {
     }
 
     /// yaml.v3 `uniqueKeys`: every later key with the same node kind and text as an earlier
-    /// one is reported, pair by pair, in source order.
-    fn duplicate_keys(&mut self, items: &[usize]) {
+    /// one is reported, pair by pair, in source order. Returns whether there was one:
+    /// yaml.v3 then leaves the mapping undecoded (nothing inside it is reported).
+    fn duplicate_keys(&mut self, items: &[usize]) -> bool {
         let mut groups: HashMap<(u8, &str), Vec<usize>> = HashMap::new();
         let mut order = Vec::new();
         for pair in items.chunks(2) {
@@ -394,12 +406,13 @@ impl<'t> Decoder<'t> {
             group.push(pair[0]);
             order.push((key, group.len() - 1));
         }
+        let mut found = false;
         for (key, position) in order {
             let Some(group) = groups.get(&key) else { continue };
             let first = &self.nodes[group[position]];
             for &later in &group[position + 1..] {
                 if self.type_errors.len() >= MAX_TYPE_ERRORS {
-                    return;
+                    return true;
                 }
                 let later = &self.nodes[later];
                 let text = format!(
@@ -409,8 +422,10 @@ impl<'t> Decoder<'t> {
                     first.line
                 );
                 self.type_errors.push(text);
+                found = true;
             }
         }
+        found
     }
 
     /// `d.mapping` into an existing map; `merged` is yaml.v3's `mergedFields` (set while this
@@ -425,7 +440,9 @@ impl<'t> Decoder<'t> {
         let Kind::Mapping(items) = &nodes[idx].kind else {
             return Ok(());
         };
-        self.duplicate_keys(items);
+        if self.duplicate_keys(items) {
+            return Ok(());
+        }
         let mut merge_node = None;
         for pair in items.chunks(2) {
             let (key_idx, value_idx) = (pair[0], pair[1]);
@@ -659,11 +676,24 @@ pub fn decode(text: &str) -> Result<Value, YamlError> {
         )));
     }
     // Typical documents (no anchors, tags, merges, duplicate or non-string keys) are read in
-    // one pass; the fast path hands anything else to the tree decoder below.
-    crate::reindent::decode_lenient(text, |text| match crate::fast::decode(text) {
-        Some(result) => result,
-        None => decode_tree(text),
+    // one pass; the fast path hands anything else to the tree decoder below. `[a:, b]` holds
+    // the plain scalar `a:` to libyaml, which the parser needs quoted.
+    crate::reindent::decode_lenient(text, |text| {
+        let text = crate::flow_colon::rewrite(text);
+        // libyaml refuses a tab after a block indicator, and a `:` with no key before it
+        // (which the parser reads as a null key), before it gets to decode anything; checked
+        // on the text as the parser reads it (so past what `reindent` works around).
+        if let Some(error) =
+            crate::indicator_tabs::check(&text).or_else(|| crate::keyless::check(&text))
+        {
+            return Err(error);
+        }
+        match crate::fast::decode(&text) {
+            Some(result) => result,
+            None => decode_tree(&text),
+        }
     })
+    .map_err(|e| crate::errors::finish(text, e))
 }
 
 /// The general path: node tree, then yaml.v3's decoder, then `json.Marshal`'s checks.

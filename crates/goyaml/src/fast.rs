@@ -46,7 +46,7 @@ pub fn decode(text: &str) -> Option<Result<Value, YamlError>> {
             Ok(next) => next,
             // The general path stops at the same event with the same error: until here the
             // events had no aliases, the only other thing its tree building fails on.
-            Err(e) => return Some(Err(YamlError(parse_error(&e)))),
+            Err(e) => return Some(Err(YamlError(parse_error(text, &e)))),
         };
         let value = match event {
             Event::Scalar(scalar, style, anchor, tag) => {

@@ -7,8 +7,10 @@
 //! folded, so indenting that line further changes nothing but the parser's verdict: on that
 //! error the decoder pads the reported line and parses again.
 //!
-//! Each retry parses the whole text again, so the retries are bounded by a work budget (the
-//! parsed bytes summed over retries); past it the parser's error stands.
+//! The same loop retries after [`crate::comment_gap`]'s fix for comments without white space
+//! before them. Each retry parses the whole text again, so the retries are bounded by a work
+//! budget (the parsed bytes summed over retries, at most a small multiple of
+//! [`crate::MAX_INPUT_BYTES`]); past it the parser's error stands.
 
 use std::borrow::Cow;
 
@@ -39,19 +41,39 @@ pub fn decode_lenient<T>(
     let mut spent = 0usize;
     let mut last_line = None;
     while let Err(error) = &result {
-        let Some((line, tab)) = refused_line(&error.0) else { break };
         spent = spent.saturating_add(current.len());
-        // No progress on the same line (or no budget left): the error stands.
-        if last_line == Some(line) || spent > RETRY_BUDGET_BYTES {
+        if spent > RETRY_BUDGET_BYTES {
             break;
         }
-        let Some(padded) = pad_line(&current, line) else { break };
+        let retried = match refused_line(&error.0) {
+            Some((line, tab)) => {
+                // No progress on the same line: the error stands.
+                if last_line == Some(line) {
+                    break;
+                }
+                let Some(padded) = pad_line(&current, line) else { break };
+                if tab {
+                    tab_lines.push(line);
+                }
+                last_line = Some(line);
+                padded
+            }
+            None => {
+                // Finding what the parser refused parses the text once more. Each retry
+                // removes one refusal (a `#` gets a space before it, a block scalar header
+                // becomes a quoted scalar, content after a quoted root becomes a comment), so
+                // none can repeat itself.
+                spent = spent.saturating_add(current.len());
+                let Some(error) = crate::decode::first_parser_error(&current) else { break };
+                let fixed = crate::comment_gap::separate(&current, &error)
+                    .or_else(|| crate::empty_block::replace(&current, &error))
+                    .or_else(|| crate::trailing::comment_out(&current, &error));
+                let Some(fixed) = fixed else { break };
+                fixed
+            }
+        };
         first_error.get_or_insert_with(|| error.clone());
-        if tab {
-            tab_lines.push(line);
-        }
-        current = Cow::Owned(padded);
-        last_line = Some(line);
+        current = Cow::Owned(retried);
         result = decode(&current);
     }
     if let Some(first) = first_error

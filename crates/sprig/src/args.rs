@@ -2,8 +2,10 @@
 //!
 //! Go checks a call's arity and converts each argument to the parameter's static type before
 //! the function runs; those failures are not prefixed with `error calling <fn>:`. The helpers
-//! here reproduce that step for functions written against `&[Value]`.
+//! here reproduce that step for functions written against `&[Value]`, naming the argument
+//! (Go reports a conversion failure at the argument's node).
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -26,6 +28,9 @@ pub enum Arity {
 pub struct Args<'a> {
     pub name: &'static str,
     pub values: &'a [Value],
+    /// Set while probing for Go's first refused argument (see [`reg`]): the accessors record
+    /// their refusals here and go on with a placeholder value instead of failing.
+    probe: Option<&'a RefCell<Vec<FuncError>>>,
 }
 
 impl<'a> Args<'a> {
@@ -42,25 +47,36 @@ impl<'a> Args<'a> {
     pub fn str(&self, i: usize) -> Result<&'a str, FuncError> {
         match self.any(i) {
             Value::String(s) => Ok(s),
-            other => Err(wrong_type("string", other)),
+            other => self.refuse(wrong_type("string", other).at_argument(i), ""),
         }
     }
 
     /// Go `int` parameter: integers of any width convert, everything else is a type error.
     pub fn int(&self, i: usize) -> Result<i64, FuncError> {
-        value_int(self.any(i))
+        value_int(self.any(i)).or_else(|e| self.refuse(e.at_argument(i), 0))
     }
 
     pub fn bool(&self, i: usize) -> Result<bool, FuncError> {
         match self.any(i) {
             Value::Bool(b) => Ok(*b),
-            other => Err(wrong_type("bool", other)),
+            other => self.refuse(wrong_type("bool", other).at_argument(i), false),
         }
     }
 
     /// `map[string]interface{}` parameter; nil is Go's nil map.
     pub fn map(&self, i: usize) -> Result<Arc<Map>, FuncError> {
-        value_map(self.any(i))
+        value_map(self.any(i)).or_else(|e| self.refuse(e.at_argument(i), Arc::new(Map::new())))
+    }
+
+    /// Fails with `error`, or while probing records it and goes on with `placeholder`.
+    fn refuse<T>(&self, error: FuncError, placeholder: T) -> Result<T, FuncError> {
+        match self.probe {
+            Some(refused) => {
+                refused.borrow_mut().push(error);
+                Ok(placeholder)
+            }
+            None => Err(error),
+        }
     }
 }
 
@@ -127,7 +143,22 @@ where
             }
             _ => {}
         }
-        f(&Args { name, values })
+        match f(&Args { name, values, probe: None }) {
+            // Go converts the arguments in order before the call, so the first refused one
+            // is reported; a function may check them in another order. Run it once more,
+            // refusing nothing, to find an earlier argument it refuses.
+            Err(error) if error.argument().is_some_and(|i| i > 0) => {
+                let refused = RefCell::new(Vec::new());
+                let _ = f(&Args { name, values, probe: Some(&refused) });
+                let earlier = refused
+                    .into_inner()
+                    .into_iter()
+                    .filter(|e| e.argument() < error.argument())
+                    .min_by_key(FuncError::argument);
+                Err(earlier.unwrap_or(error))
+            }
+            other => other,
+        }
     });
 }
 
@@ -145,4 +176,27 @@ pub fn str_list(items: impl IntoIterator<Item = impl AsRef<str>>) -> Value {
 
 pub fn map_value(m: Map) -> Value {
     Value::Map(Arc::new(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Go refuses the first argument that does not convert, whatever order the function
+    /// reads them in.
+    #[test]
+    fn the_first_refused_argument_is_reported() {
+        let mut m = FuncMap::new();
+        reg(&mut m, "f", Arity::Exact(3), |a| {
+            let (last, first) = (a.str(2)?, a.int(0)?);
+            Ok(s(format!("{first}{last}")))
+        });
+        let f = m.get("f").cloned().expect("registered");
+        let refused = f(&[s("x"), Value::Int(1), Value::Bool(true)]).expect_err("refused");
+        assert_eq!(refused.argument(), Some(0));
+        assert_eq!(refused.render("f"), "wrong type for value; expected int; got string");
+        let refused = f(&[Value::Int(1), Value::Int(1), Value::Bool(true)]).expect_err("refused");
+        assert_eq!(refused.argument(), Some(2));
+        assert!(f(&[Value::Int(1), Value::Nil, s("a")]).is_ok());
+    }
 }

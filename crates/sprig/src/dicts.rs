@@ -26,6 +26,10 @@ pub fn register(m: &mut FuncMap) {
         Ok(d.get(a.str(1)?).cloned().unwrap_or_else(|| s("")))
     });
     reg(m, "set", Arity::Exact(3), |a| {
+        // Go's nil map (a missing key) cannot take an entry: the call panics.
+        if matches!(a.any(0), Value::Nil) && a.str(1).is_ok() {
+            return Err(call_err("assignment to entry in nil map"));
+        }
         let mut d = (*a.map(0)?).clone();
         d.insert(a.str(1)?.into(), a.any(2).clone());
         Ok(map_value(d))
@@ -39,8 +43,8 @@ pub fn register(m: &mut FuncMap) {
     reg(m, "pluck", Arity::AtLeast(1), |a| {
         let name = a.str(0)?;
         let mut out = Vec::new();
-        for d in a.rest(1) {
-            if let Some(v) = value_map(d)?.get(name) {
+        for (i, d) in a.rest(1).iter().enumerate() {
+            if let Some(v) = value_map(d).map_err(|e| e.at_argument(1 + i))?.get(name) {
                 out.push(v.clone());
             }
         }
@@ -48,8 +52,9 @@ pub fn register(m: &mut FuncMap) {
     });
     reg(m, "keys", Arity::AtLeast(0), |a| {
         let mut out: Vec<String> = Vec::new();
-        for d in a.rest(0) {
-            out.extend(value_map(d)?.keys().map(|k| k.to_string()));
+        for (i, d) in a.rest(0).iter().enumerate() {
+            let d = value_map(d).map_err(|e| e.at_argument(i))?;
+            out.extend(d.keys().map(|k| k.to_string()));
         }
         Ok(str_list(out))
     });
@@ -57,8 +62,8 @@ pub fn register(m: &mut FuncMap) {
     reg(m, "pick", Arity::AtLeast(1), |a| {
         let d = a.map(0)?;
         let mut out = Map::new();
-        for k in a.rest(1) {
-            let k = str_arg(k)?;
+        for (i, k) in a.rest(1).iter().enumerate() {
+            let k = str_arg(k).map_err(|e| e.at_argument(1 + i))?;
             if let Some(v) = d.get(k) {
                 out.insert(k.into(), v.clone());
             }
@@ -67,7 +72,12 @@ pub fn register(m: &mut FuncMap) {
     });
     reg(m, "omit", Arity::AtLeast(1), |a| {
         let d = a.map(0)?;
-        let omit: Vec<&str> = a.rest(1).iter().map(str_arg).collect::<Result<_, _>>()?;
+        let omit: Vec<&str> = a
+            .rest(1)
+            .iter()
+            .enumerate()
+            .map(|(i, k)| str_arg(k).map_err(|e| e.at_argument(1 + i)))
+            .collect::<Result<_, _>>()?;
         Ok(map_value(
             d.iter()
                 .filter(|(k, _)| !omit.contains(&&***k))
@@ -84,8 +94,9 @@ pub fn register(m: &mut FuncMap) {
         reg(m, name, Arity::AtLeast(1), move |a| {
             budget::check_values(a.values, 1, 0)?;
             let mut dst = (*a.map(0)?).clone();
-            for src in a.rest(1) {
-                merge_into(&mut dst, &*value_map(src)?, overwrite);
+            for (i, src) in a.rest(1).iter().enumerate() {
+                let src = value_map(src).map_err(|e| e.at_argument(1 + i))?;
+                merge_into(&mut dst, &src, overwrite);
             }
             Ok(map_value(dst))
         });

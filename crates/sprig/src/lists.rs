@@ -140,7 +140,7 @@ pub fn register(m: &mut FuncMap) {
         let start = a.values.get(1).map_or(0, to_int64);
         let end = a.values.get(2).map_or(len, to_int64);
         if start < 0 || end < start || end > len {
-            return Err(call_err("reflect.Value.Slice: slice index out of range"));
+            return Err(call_err("reflect.Value.Slice: slice index out of bounds"));
         }
         Ok(list(items[start as usize..end as usize].to_vec()))
     });
@@ -180,7 +180,12 @@ pub fn register(m: &mut FuncMap) {
     });
     reg(m, "untilStep", Arity::Exact(3), |a| until_step(a.int(0)?, a.int(1)?, a.int(2)?).map(ints));
     reg(m, "seq", Arity::AtLeast(0), |a| {
-        let p: Vec<i64> = a.rest(0).iter().map(crate::args::value_int).collect::<Result<_, _>>()?;
+        let p: Vec<i64> = a
+            .rest(0)
+            .iter()
+            .enumerate()
+            .map(|(i, v)| crate::args::value_int(v).map_err(|e| e.at_argument(i)))
+            .collect::<Result<_, _>>()?;
         let nums = match p.as_slice() {
             [end] => {
                 let inc = if *end < 1 { -1 } else { 1 };

@@ -7,7 +7,8 @@ use certgate_gotemplate::{FuncMap, Value};
 
 use crate::args::{Arity, Map, call_err, map_value, reg, s};
 
-const INVALID: &str = "Invalid Semantic Version";
+/// Masterminds/semver v3.5 (what sprig v3.3.0 resolves to) words it in lower case.
+const INVALID: &str = "invalid semantic version";
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Version {
@@ -116,9 +117,9 @@ fn parse_constraint(text: &str) -> Result<Constraint, String> {
     let ops = ["!=", ">=", "=>", "<=", "=<", "~>", "=", ">", "<", "~", "^"];
     let op = ops.iter().find(|o| text.starts_with(*o)).copied().unwrap_or("");
     let ver = text[op.len()..].trim();
-    let improper = || format!("improper constraint: {text}");
+    let refuse = || improper(text);
     if ver.is_empty() {
-        return Err(improper());
+        return Err(refuse());
     }
     let ver_body = ver.strip_prefix('v').unwrap_or(ver);
     let (core, suffix) = match ver_body.find(['-', '+']) {
@@ -127,14 +128,14 @@ fn parse_constraint(text: &str) -> Result<Constraint, String> {
     };
     let parts: Vec<&str> = core.split('.').collect();
     if parts.len() > 3 {
-        return Err(improper());
+        return Err(refuse());
     }
     let major_dirty = parts.first().is_some_and(|p| is_wild(p));
     let minor_dirty = major_dirty || parts.get(1).is_none_or(|p| is_wild(p));
     let patch_dirty = minor_dirty || parts.get(2).is_none_or(|p| is_wild(p));
     let filled: Vec<&str> =
         (0..3).map(|i| parts.get(i).map_or("0", |p| if is_wild(p) { "0" } else { p })).collect();
-    let v = parse_version(&format!("{}{suffix}", filled.join("."))).map_err(|_| improper())?;
+    let v = parse_version(&format!("{}{suffix}", filled.join("."))).map_err(|_| refuse())?;
     let op = match op {
         "=>" => ">=",
         "=<" => "<=",
@@ -222,6 +223,12 @@ impl Constraint {
     }
 }
 
+/// Masterminds/semver v3.5's text for a constraint it cannot parse (Go's `%q`).
+fn improper(text: &str) -> String {
+    let quoted = certgate_gotemplate::print::sprintf("%q", &[s(text)]);
+    format!("improper constraint: {quoted}")
+}
+
 /// `semver.NewConstraint(text).Check(v)`: `||` alternatives of comma/space separated
 /// constraints, with `a - b` ranges.
 pub fn satisfies(constraint: &str, v: &Version) -> Result<bool, String> {
@@ -242,7 +249,7 @@ pub fn satisfies(constraint: &str, v: &Version) -> Result<bool, String> {
                 i += 1;
             }
             if tokens.get(i + 1) == Some(&"-") {
-                let hi = tokens.get(i + 2).ok_or_else(|| format!("improper constraint: {alt}"))?;
+                let hi = tokens.get(i + 2).ok_or_else(|| improper(alt))?;
                 group.push(parse_constraint(&format!(">={tok}"))?);
                 group.push(parse_constraint(&format!("<={hi}"))?);
                 i += 3;
@@ -252,7 +259,7 @@ pub fn satisfies(constraint: &str, v: &Version) -> Result<bool, String> {
             i += 1;
         }
         if group.is_empty() {
-            return Err(format!("improper constraint: {constraint}"));
+            return Err(improper(constraint));
         }
         if group.iter().all(|c| c.check(v)) {
             any = true;
@@ -275,7 +282,18 @@ pub fn register(m: &mut FuncMap) {
     });
     reg(m, "semverCompare", Arity::Exact(2), |a| {
         let constraint = a.str(0)?;
-        let v = parse_version(a.str(1)?).map_err(call_err)?;
+        let version = a.str(1)?;
+        // Go parses the constraint before the version.
+        let any = Version {
+            major: 0,
+            minor: 0,
+            patch: 0,
+            pre: String::new(),
+            meta: String::new(),
+            original: String::new(),
+        };
+        satisfies(constraint, &any).map_err(call_err)?;
+        let v = parse_version(version).map_err(call_err)?;
         satisfies(constraint, &v).map(Value::Bool).map_err(call_err)
     });
 }

@@ -73,7 +73,7 @@ fn list_errors() {
         (
             "mustSlice",
             vec![il(&[1, 2]), i(1), i(5)],
-            "reflect.Value.Slice: slice index out of range",
+            "reflect.Value.Slice: slice index out of bounds",
         ),
         ("concat", vec![il(&[1]), s("x")], "Cannot concat type string as list"),
         ("chunk", vec![i(2), s("x")], "Cannot chunk type string"),

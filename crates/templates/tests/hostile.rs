@@ -6,7 +6,7 @@
 #[path = "../../gotemplate/tests/common/bounded.rs"]
 mod bounded;
 
-use certgate_gotemplate::{Engine, Value};
+use certgate_gotemplate::{Engine, Limits, Value};
 use certgate_templates::functions::{FunctionConfig, hub_functions};
 
 const BYTES: &str = "the values produced exceed the limit of 67108864 bytes";
@@ -109,7 +109,11 @@ const PROBES: &[&str] = &[
 fn probe_child() {
     let Ok(name) = std::env::var(bounded::PROBE_ENV) else { return };
     let (source, want) = probe(&name);
-    let engine = Engine::new("tmpl", hub_functions(&FunctionConfig::default()));
+    // No wall-clock deadline: on a loaded machine a probe could reach the default 10 s
+    // deadline before its byte or depth bound, and the outcome must not depend on the
+    // machine. The child's kill timer still catches a probe that runs away.
+    let limits = Limits { max_duration: None, ..Limits::default() };
+    let engine = Engine::new("tmpl", hub_functions(&FunctionConfig::default())).limits(limits);
     let parsed = engine.parse(&source).unwrap_or_else(|e| panic!("{e}"));
     let got = parsed.execute(&Value::Nil).map_err(|e| e.to_string());
     assert_eq!(got, want);

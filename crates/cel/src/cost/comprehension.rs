@@ -17,9 +17,14 @@ impl Estimator<'_> {
         let outer = self.scopes.len();
         let estimate = match collect_form(c) {
             Some(collect) => {
+                // The initial `[]` (or `{}`) and the read of the result, as cel-go counts.
+                let init = self.expr(&c.accu_init, depth).cost;
                 self.scopes.push((c.accu_var.clone(), Shape::empty()));
                 self.scopes.extend(vars);
-                self.collect(collect, iterations, depth)
+                let built = self.collect(collect, iterations, depth);
+                self.scopes.truncate(outer + 1);
+                let result = self.expr(&c.result, depth).cost;
+                Estimate { cost: init.plus(built.cost).plus(result), ..built }
             }
             None => {
                 let init = self.expr(&c.accu_init, depth);
@@ -45,9 +50,9 @@ impl Estimator<'_> {
         Estimate { cost: range.cost.plus(estimate.cost), shape: estimate.shape }
     }
 
-    /// A `map`/`filter`/`transform*` fold, which the interpreter builds in place: per
-    /// element, the filter, and for a kept element the step as if the accumulator were
-    /// empty (appending costs the same whatever was collected); no init, no result.
+    /// The loop of a `map`/`filter`/`transform*` fold, which the interpreter builds in
+    /// place: per element, the filter, and for a kept element the step as if the
+    /// accumulator were empty (appending costs the same whatever was collected).
     fn collect(&mut self, collect: Collect<'_>, iterations: Sizes, depth: u32) -> Estimate {
         let filter = collect.filter.map(|f| self.expr(f, depth).cost);
         let grown = self.expr(collect.grown, depth);

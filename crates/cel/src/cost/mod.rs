@@ -7,7 +7,11 @@
 //!
 //! # The cost model
 //!
-//! The estimator charges what the interpreter charges:
+//! The estimator charges what the interpreter charges, with one difference: at run
+//! time a call is charged as cel-go's actual cost tracker charges it
+//! (`eval::call_cost`: e.g. equality `ceil(min(size) / 10)`, `startsWith` by the
+//! prefix, sizes of strings in code points, and a selection or index of a value that
+//! is not a variable 1 more), while the estimate applies the declaration's hint:
 //!
 //! - a literal: 0; an identifier (declared or comprehension variable): 1; a type name
 //!   used as a value: 0 when compiled to a constant, else 1; a field selection `a.b`,
@@ -25,9 +29,9 @@
 //! - a comprehension: its range, then the initial value once, the condition and step
 //!   once per element of the range (list elements, map entries) while the condition
 //!   holds, and the result once. The `map`, `filter` and `transform*` folds are built in
-//!   place: per element, the filter, and for a kept element the step as if appended to
-//!   an empty accumulator (appending costs the same whatever was collected), with no
-//!   initial value or result to evaluate. `cel.bind` is a comprehension over an empty
+//!   place: their initial `[]` (10) or `{}` (30) and result read (1) once, and per
+//!   element the filter, and for a kept element the step as if appended to an empty
+//!   accumulator (appending costs the same whatever was collected). `cel.bind` is a comprehension over an empty
 //!   list: its initial value and result.
 //!
 //! # Sizes

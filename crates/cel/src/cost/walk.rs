@@ -6,6 +6,7 @@ use super::bounds::{ITEMS, KEYS, SizeBounds, VALUES};
 use super::shape::{CostEstimate, Shape, Sizes};
 use crate::check::checker::{CheckedAst, Reference};
 use crate::check::{CallStyle, CostHint, Declarations, Type};
+use crate::eval::call_cost::CallCost;
 use crate::syntax::ast::{FieldInit, ListElement, MapEntry, operators};
 use crate::syntax::macros::MAP_INSERT;
 use crate::syntax::{Expr, ExprKind, Literal};
@@ -246,8 +247,12 @@ impl<'a> Estimator<'a> {
         let arguments = args.iter().fold(CostEstimate::ZERO, |sum, a| sum.plus(a.cost));
         let mut call: Option<Estimate> = None;
         for (id, hint) in overloads {
-            let cost = hint_cost(hint, args);
             let shape = self.result_shape(id, args);
+            let mut cost = within_run_time_cost(hint_cost(hint, args), id, hint, args, &shape);
+            // Equality and ordering scan the shorter operand: nothing for an empty one.
+            if CallCost::for_overload(id, hint) == CallCost::MinScan && self.may_be_empty(e) {
+                cost.min = 0;
+            }
             call = Some(match call {
                 None => Estimate { cost, shape },
                 Some(previous) => Estimate {
@@ -260,6 +265,32 @@ impl<'a> Estimator<'a> {
         let call =
             call.unwrap_or_else(|| Estimate { cost: CostEstimate::ZERO, shape: self.unknown() });
         Estimate { cost: arguments.plus(call.cost), shape: call.shape }
+    }
+
+    /// Whether an operand of call `e` has a type cel-go sizes (string, bytes, list, map,
+    /// or one only known at run time), which may be empty.
+    fn may_be_empty(&self, e: &Expr) -> bool {
+        let operands: Vec<&Expr> = match &e.kind {
+            ExprKind::Call { target, args, .. } => {
+                target.iter().map(|t| &**t).chain(args).collect()
+            }
+            _ => Vec::new(),
+        };
+        operands.iter().any(|o| {
+            !matches!(
+                self.checked.type_of(o.id),
+                Some(
+                    Type::Bool
+                        | Type::Int
+                        | Type::Uint
+                        | Type::Double
+                        | Type::Null
+                        | Type::Duration
+                        | Type::Timestamp
+                        | Type::Object(_)
+                )
+            )
+        })
     }
 
     /// What overload `id` returns, where the library's semantics tell more than
@@ -384,6 +415,59 @@ fn type_name() -> Estimate {
 /// The same value, perhaps absent (an optional's size is 0 to the interpreter).
 fn or_less(shape: Shape) -> Shape {
     Shape { size: shape.size.or_less(), ..shape }
+}
+
+/// `estimate` widened to what the interpreter charges where cel-go's actual cost
+/// ([`CallCost`]) leaves the declaration's hint (generous bounds: the estimate must
+/// stay an upper bound, it is a warning only).
+fn within_run_time_cost(
+    estimate: CostEstimate,
+    id: &str,
+    hint: CostHint,
+    args: &[Estimate],
+    result: &Shape,
+) -> CostEstimate {
+    let size = |i: usize| args.get(i).map_or(Sizes::ZERO, |a| a.shape.size);
+    match CallCost::for_overload(id, hint) {
+        // The concatenation scans both operands, the hint only the first.
+        CallCost::SumScan => {
+            let both = size(0).max.saturating_add(size(1).max).div_ceil(10);
+            CostEstimate { max: estimate.max.max(both), ..estimate }
+        }
+        // The strings extension's searches scan both strings; its transformations also
+        // charge the size of their result.
+        rule @ (CallCost::Search
+        | CallCost::Contains
+        | CallCost::Matches
+        | CallCost::CharAt
+        | CallCost::Transform
+        | CallCost::Replace
+        | CallCost::Split
+        | CallCost::Join) => {
+            let (a, b) = (size(0).max, size(1).max);
+            let scan = |n: u64| n.div_ceil(10);
+            let most = match rule {
+                CallCost::Search => a.saturating_mul(b).div_ceil(10).saturating_add(1),
+                CallCost::Contains => scan(a).saturating_mul(scan(b)),
+                CallCost::Matches => scan(a.saturating_add(1)).saturating_mul(b.div_ceil(4)),
+                CallCost::CharAt => scan(a).saturating_add(2),
+                CallCost::Transform => scan(a).saturating_add(1),
+                CallCost::Replace => {
+                    a.max(1).saturating_mul(b.max(1)).div_ceil(10).saturating_add(1)
+                }
+                CallCost::Split => scan(a.saturating_add(1)).saturating_add(11),
+                _ => scan(a.saturating_add(1)).saturating_add(1),
+            };
+            let most =
+                if rule.sizes_result() { most.saturating_add(result.size.max) } else { most };
+            CostEstimate { max: estimate.max.max(most), ..estimate }
+        }
+        // `in` a list costs its size: nothing for an empty list.
+        CallCost::Elements(arg) => {
+            CostEstimate { min: estimate.min.min(size(arg).min), ..estimate }
+        }
+        _ => estimate,
+    }
 }
 
 /// What one call with cost hint `hint` costs, given its arguments' sizes: as the

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use super::call_cost::CallCost;
 use super::library::regex;
 use super::node::{
     Affix, AffixKind, Call, Candidate, Dispatch, Element, Entry, Fold, FoldStep, Node, Select,
@@ -67,6 +68,7 @@ impl<'a> Compiler<'a> {
                     _ => SelectKind::Plain,
                 };
                 let zero = self.field_zero(e, operand);
+                let relative = u64::from(!is_attribute(operand));
                 let operand = self.expr(operand)?;
                 let operand_cost = borrowed_cost(&operand);
                 Node::Select(Box::new(Select {
@@ -75,6 +77,7 @@ impl<'a> Compiler<'a> {
                     kind,
                     zero,
                     operand_cost,
+                    relative,
                 }))
             }
             ExprKind::Call { target, function, args } => {
@@ -82,14 +85,18 @@ impl<'a> Compiler<'a> {
             }
             ExprKind::Index { operand, index, optional } => {
                 let function = if *optional { "_[?_]" } else { "_[_]" };
+                let relative = u64::from(!is_attribute(operand));
                 let args = vec![self.expr(operand)?, self.expr(index)?];
-                self.dispatch(e, function, CallStyle::Global, args)?
+                let mut node = self.dispatch(e, function, CallStyle::Global, args)?;
+                if let Node::Call(call) = &mut node {
+                    call.operand_cost += relative;
+                }
+                node
             }
-            ExprKind::Conditional { condition, then, otherwise } => Node::Conditional(Box::new([
-                self.expr(condition)?,
-                self.expr(then)?,
-                self.expr(otherwise)?,
-            ])),
+            ExprKind::Conditional { condition, then, otherwise } => Node::Conditional(
+                Box::new([self.expr(condition)?, self.expr(then)?, self.expr(otherwise)?]),
+                [branch_refund(then), branch_refund(otherwise)],
+            ),
             ExprKind::List(elements) => Node::List(self.elements(elements)?),
             ExprKind::Map(entries) => Node::Map(self.entries(entries)?),
             ExprKind::Struct { type_name, fields } => self.message(type_name, fields),
@@ -212,7 +219,7 @@ impl<'a> Compiler<'a> {
             return Ok(None);
         }
         let decls = self.env.declarations();
-        let cost = |id: &str| decls.overload(id).map(|(_, o)| o.cost);
+        let cost = |id: &str| decls.overload(id).map(|(_, o)| CallCost::for_overload(id, o.cost));
         let test_id =
             if kind == AffixKind::Suffix { "ends_with_string" } else { "starts_with_string" };
         let (Some(concat_cost), Some(test_cost)) = (cost("add_string"), cost(test_id)) else {
@@ -274,14 +281,16 @@ impl<'a> Compiler<'a> {
         {
             let regex = regex::compile(pattern)
                 .map_err(|err| CompileError::new(format!("invalid matches() pattern: {err}")))?;
-            let cost = decls.overload(id).map(|(_, o)| o.cost);
+            let cost = decls.overload(id).map(|(_, o)| CallCost::for_overload(id, o.cost));
+            let pattern = Value::string(pattern);
             let mut args = args;
             let subject = args.swap_remove(0);
             return Ok(Node::Matches {
                 operand_cost: borrowed_cost(&subject),
                 subject: Box::new(subject),
                 regex: Arc::new(regex),
-                cost: cost.unwrap_or(crate::check::CostHint::Constant(1)),
+                pattern,
+                cost: cost.unwrap_or(CallCost::Matches),
             });
         }
         let mut candidates = Vec::with_capacity(ids.len());
@@ -297,7 +306,7 @@ impl<'a> Compiler<'a> {
             }
             candidates.push(Candidate {
                 params: overload.params.clone().into_boxed_slice(),
-                target: Target { implementation, cost: overload.cost },
+                target: Target { implementation, cost: CallCost::for_overload(id, overload.cost) },
             });
         }
         let dispatch = match candidates.len() {
@@ -417,9 +426,37 @@ fn map_insert_call(args: Vec<Node>) -> Node {
         args: args.into_boxed_slice(),
         dispatch: Dispatch::Single(Target {
             implementation,
-            cost: crate::check::CostHint::Constant(1),
+            cost: CallCost::Hint(crate::check::CostHint::Constant(1)),
         }),
     }))
+}
+
+/// Whether cel-go plans `e` as an attribute, which a selection or an index then
+/// qualifies at no extra cost; any other operand is wrapped in a relative attribute,
+/// charged 1 (`[1, 2][0]` costs one more than `x[0]`).
+fn is_attribute(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Ident(_) | ExprKind::Index { .. } | ExprKind::Conditional { .. } => true,
+        ExprKind::Select { test_only, .. } => !test_only,
+        _ => false,
+    }
+}
+
+/// What cel-go does not charge for a conditional's branch `e`: the base of an
+/// attribute chain (1 for a variable or a relative attribute), which the conditional
+/// resolves without observing; nothing for any other branch.
+fn branch_refund(e: &Expr) -> u64 {
+    match &e.kind {
+        ExprKind::Ident(_) => 1,
+        ExprKind::Select { operand, test_only: false, .. } | ExprKind::Index { operand, .. } => {
+            if is_attribute(operand) {
+                branch_refund(operand)
+            } else {
+                1
+            }
+        }
+        _ => 0,
+    }
 }
 
 fn literal(lit: &Literal) -> Value {

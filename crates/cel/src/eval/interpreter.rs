@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::call_cost::{CallCost, size};
 use super::fold;
 use super::node::{
     Affix, AffixKind, Call, Dispatch, Element, Entry, Fold, FoldStep, Node, Select, SelectKind,
@@ -75,11 +76,27 @@ pub(crate) trait Meter {
         self.check()
     }
 
-    /// Adds what a call costs; unmetered evaluation does not even compute it.
+    /// Adds what a call costs before it runs; unmetered evaluation does not even
+    /// compute it.
     #[inline(always)]
-    fn add_call(&mut self, hint: CostHint, args: &[&Value]) {
-        self.add(call_cost(hint, args));
+    fn add_call(&mut self, cost: CallCost, args: &[&Value]) {
+        self.add(cost.before(args));
     }
+
+    /// Adds the part of a call's cost that depends on its result.
+    #[inline(always)]
+    fn add_result(&mut self, cost: CallCost, result: &Value) {
+        self.add(cost.after(result));
+    }
+
+    /// Adds what computing `f` says; unmetered evaluation does not call it.
+    #[inline(always)]
+    fn add_with(&mut self, f: impl FnOnce() -> u64) {
+        self.add(f());
+    }
+
+    /// Takes back a charge cel-go does not make (see [`Node::Conditional`]).
+    fn refund(&mut self, cost: u64);
 }
 
 pub(crate) struct Budget {
@@ -99,6 +116,10 @@ impl Meter for Budget {
         self.used = self.used.saturating_add(cost);
     }
 
+    fn refund(&mut self, cost: u64) {
+        self.used = self.used.saturating_sub(cost);
+    }
+
     #[inline(always)]
     fn check(&self) -> Result<(), OverBudget> {
         if self.used > self.limit { Err(OverBudget) } else { Ok(()) }
@@ -116,7 +137,15 @@ impl Meter for Unmetered {
     fn add(&mut self, _cost: u64) {}
 
     #[inline(always)]
-    fn add_call(&mut self, _hint: CostHint, _args: &[&Value]) {}
+    fn add_call(&mut self, _cost: CallCost, _args: &[&Value]) {}
+
+    #[inline(always)]
+    fn add_result(&mut self, _cost: CallCost, _result: &Value) {}
+
+    #[inline(always)]
+    fn add_with(&mut self, _f: impl FnOnce() -> u64) {}
+
+    fn refund(&mut self, _cost: u64) {}
 
     #[inline(always)]
     fn check(&self) -> Result<(), OverBudget> {
@@ -208,13 +237,16 @@ impl<'a, M: Meter> Interpreter<'a, M> {
             Node::Call(call) => self.call(call),
             Node::And(l, r) => self.logic(l, r, false),
             Node::Or(l, r) => self.logic(l, r, true),
-            Node::Conditional(parts) => {
+            Node::Conditional(parts, [refund_then, refund_otherwise]) => {
                 let [condition, then, otherwise] = &**parts;
-                match self.eval(condition)? {
-                    Value::Bool(true) => self.eval(then),
-                    Value::Bool(false) => self.eval(otherwise),
-                    other => Err(ValueError::no_overload("_?_:_", &[&other]).into()),
-                }
+                let (branch, refund) = match self.eval(condition)? {
+                    Value::Bool(true) => (then, *refund_then),
+                    Value::Bool(false) => (otherwise, *refund_otherwise),
+                    other => return Err(ValueError::no_overload("_?_:_", &[&other]).into()),
+                };
+                let value = self.eval(branch);
+                self.meter.refund(refund);
+                value
             }
             Node::NotStrictlyFalse(x) => {
                 self.meter.add(1);
@@ -226,13 +258,13 @@ impl<'a, M: Meter> Interpreter<'a, M> {
             }
             Node::List(elements) => self.list(elements),
             Node::Map(entries) => self.map(entries),
-            Node::Matches { subject, regex, cost, operand_cost } => {
+            Node::Matches { subject, regex, pattern, cost, operand_cost } => {
                 let subject = self.operand(subject)?;
                 self.meter.add(*operand_cost);
                 let Value::String(s) = &*subject else {
                     return Err(ValueError::no_overload("matches", &[&subject]).into());
                 };
-                self.meter.add_call(*cost, &[&subject]);
+                self.meter.add_call(*cost, &[&subject, pattern]);
                 self.meter.check()?;
                 Ok(Value::Bool(regex.is_match(s)))
             }
@@ -268,7 +300,7 @@ impl<'a, M: Meter> Interpreter<'a, M> {
     fn select(&mut self, select: &'a Select) -> Outcome {
         if select.kind == SelectKind::Plain {
             return self.operand(&select.operand).and_then(|operand| {
-                self.meter.add(1 + select.operand_cost);
+                self.meter.add(1 + select.operand_cost + select.relative);
                 match plain_field(&operand, select) {
                     Some(field) => Ok(field.clone()),
                     None => select_value(operand.into_owned(), select, select.kind),
@@ -276,7 +308,7 @@ impl<'a, M: Meter> Interpreter<'a, M> {
             });
         }
         let operand = self.eval(&select.operand)?;
-        self.meter.add(1);
+        self.meter.add(1 + select.relative);
         select_value(operand, select, select.kind)
     }
 
@@ -321,10 +353,14 @@ impl<'a, M: Meter> Interpreter<'a, M> {
             }
         };
         self.meter.add_call(target.cost, args);
-        if matches!(target.cost, CostHint::Linear { .. }) {
+        if !matches!(target.cost, CallCost::Hint(CostHint::Constant(_))) {
             self.meter.check()?;
         }
-        Ok(target.implementation.call_refs(args)?)
+        let result = target.implementation.call_refs(args)?;
+        if target.cost.sizes_result() {
+            self.meter.add_result(target.cost, &result);
+        }
+        Ok(result)
     }
 
     /// `subject.endsWith(left + right)` (or `startsWith`): the same charges, checks and
@@ -344,9 +380,13 @@ impl<'a, M: Meter> Interpreter<'a, M> {
             };
             return Err(ValueError::no_overload(function, &[&subject]).into());
         };
-        // Both calls' charges at once: nothing runs between them.
+        // Both calls' charges at once: nothing runs between them. The test's argument
+        // is the concatenation, whose size is the sum of its parts'.
         self.meter.add_call(affix.concat_cost, &[&left, &right]);
-        self.meter.add_call(affix.test_cost, &[&subject]);
+        self.meter.add_with(|| match affix.test_cost {
+            CallCost::Scan(1) => size(&left).saturating_add(size(&right)).div_ceil(10),
+            other => other.before(&[&subject]),
+        });
         self.meter.check()?;
         if l.len().saturating_add(r.len()) > MAX_CONCAT_LEN {
             return Err(ValueError::TooLarge { limit: MAX_CONCAT_LEN }.into());
@@ -431,6 +471,8 @@ impl<'a, M: Meter> Interpreter<'a, M> {
                 self.eval(result)
             }
             FoldStep::CollectList { filter, element } => {
+                // cel-go builds the initial `[]` and reads the accumulator as the result.
+                self.meter.add(LIST_CREATE_COST + 1);
                 let mut out = Vec::new();
                 for i in 0..items.len() {
                     self.bind_iteration(fold, &items, i)?;
@@ -444,6 +486,8 @@ impl<'a, M: Meter> Interpreter<'a, M> {
                 Ok(Value::list(out))
             }
             FoldStep::CollectMap { filter, key, value } => {
+                // cel-go builds the initial `{}` and reads the accumulator as the result.
+                self.meter.add(MAP_CREATE_COST + 1);
                 let mut out = BTreeMap::new();
                 for i in 0..items.len() {
                     self.bind_iteration(fold, &items, i)?;
@@ -575,31 +619,6 @@ fn select_value(operand: Value, select: &Select, kind: SelectKind) -> Outcome {
             (None, _) => Err(Fault::Message(Arc::from(format!("no such key: {field}")))),
         },
     }
-}
-
-/// What a call costs: the declaration's hint applied to the actual arguments.
-#[inline(always)]
-fn call_cost(hint: CostHint, args: &[&Value]) -> u64 {
-    match hint {
-        CostHint::Constant(c) => c,
-        CostHint::Linear { arg, tenths_per_unit } => {
-            let size = args.get(arg).map_or(0, |v| size_of(v));
-            1 + (size.saturating_mul(u64::from(tenths_per_unit))).div_ceil(10)
-        }
-    }
-}
-
-/// The size the cost model uses: bytes of a string or bytes value, elements of a list
-/// or map (bytes rather than code points: an upper bound that costs nothing to find).
-fn size_of(v: &Value) -> u64 {
-    let n = match v {
-        Value::String(s) => s.len(),
-        Value::Bytes(b) => b.len(),
-        Value::List(l) => l.len(),
-        Value::Map(m) => m.len(),
-        _ => 0,
-    };
-    u64::try_from(n).unwrap_or(u64::MAX)
 }
 
 /// Whether runtime `args` fit an overload's declared parameter kinds.

@@ -1,7 +1,10 @@
 //! Evaluation: compiled programs, their interpreter with a cost budget, and the
 //! implementations of the library functions.
 
+pub(crate) mod call_cost;
 mod compiler;
+#[cfg(test)]
+mod cost_tests;
 mod environment;
 mod fold;
 mod functions;

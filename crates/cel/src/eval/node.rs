@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use super::Impl;
-use crate::check::{CostHint, Type};
+use super::call_cost::CallCost;
+use crate::check::Type;
 use crate::value::Value;
 
 /// One compiled node.
@@ -23,7 +24,10 @@ pub(crate) enum Node {
     Call(Box<Call>),
     And(Box<Node>, Box<Node>),
     Or(Box<Node>, Box<Node>),
-    Conditional(Box<[Node; 3]>),
+    /// `c ? a : b`, with what to refund after each branch: cel-go resolves a branch
+    /// that is an attribute (`x`, `x.f`, `l[0]`) without charging its base variable
+    /// (or relative attribute), only its qualifiers.
+    Conditional(Box<[Node; 3]>, [u64; 2]),
     /// `@not_strictly_false(x)`: true unless `x` is `false` (errors count as true).
     NotStrictlyFalse(Box<Node>),
     List(Box<[Element]>),
@@ -32,7 +36,9 @@ pub(crate) enum Node {
     Matches {
         subject: Box<Node>,
         regex: Arc<regex::Regex>,
-        cost: CostHint,
+        /// The pattern's source, whose size the cost counts.
+        pattern: Value,
+        cost: CallCost,
         /// [`borrowed_cost`] of the subject, charged by this node.
         operand_cost: u64,
     },
@@ -76,6 +82,9 @@ pub(crate) struct Select {
     pub zero: Option<Value>,
     /// [`borrowed_cost`] of the operand, charged by this node.
     pub operand_cost: u64,
+    /// 1 when the operand is not itself an attribute (a variable, a selection or an
+    /// index): cel-go then wraps it in a relative attribute, which costs 1 more.
+    pub relative: u64,
 }
 
 /// A function call with its candidate implementations.
@@ -100,7 +109,7 @@ pub(crate) enum Dispatch {
 #[derive(Clone, Debug)]
 pub(crate) struct Target {
     pub implementation: Impl,
-    pub cost: CostHint,
+    pub cost: CallCost,
 }
 
 #[derive(Debug)]
@@ -146,8 +155,8 @@ pub(crate) struct Affix {
     pub left: Node,
     pub right: Node,
     /// Costs of `_+_` (`add_string`) and of the test, from their declarations.
-    pub concat_cost: CostHint,
-    pub test_cost: CostHint,
+    pub concat_cost: CallCost,
+    pub test_cost: CallCost,
     /// Sum of [`borrowed_cost`] over subject, left and right, charged by this node.
     pub operand_cost: u64,
 }
@@ -161,7 +170,7 @@ pub(crate) struct Affix {
 pub(crate) fn borrowed_cost(node: &Node) -> u64 {
     match node {
         Node::Var { .. } => 1,
-        Node::Select(s) if s.kind == SelectKind::Plain => 1 + s.operand_cost,
+        Node::Select(s) if s.kind == SelectKind::Plain => 1 + s.operand_cost + s.relative,
         _ => 0,
     }
 }

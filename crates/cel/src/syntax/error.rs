@@ -1,34 +1,38 @@
 //! Syntax errors with a position and a caret snippet in cel-go's layout.
 
 use super::ast::Span;
+use super::expected::TokenSet;
 
-/// What is wrong with the source text.
+/// What is wrong with the source text, in cel-go's words.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SyntaxErrorKind {
+    /// Text the grammar's lexer cannot turn into a token: from the token's start up to
+    /// and including the first character that cannot continue it.
     #[error("Syntax error: token recognition error at: '{0}'")]
     UnrecognizedToken(String),
-    #[error("Syntax error: unterminated string literal: close it with {0}")]
-    UnterminatedString(&'static str),
-    #[error("Syntax error: unterminated quoted identifier: close it with '`'")]
-    UnterminatedQuotedIdent,
-    #[error(
-        "Syntax error: invalid character {0:?} in quoted identifier (allowed: letters, digits, '_', '.', '-', '/', ' ')"
-    )]
-    InvalidQuotedIdent(char),
-    #[error("Syntax error: invalid escape sequence '{0}'")]
-    InvalidEscape(String),
-    #[error("Syntax error: unicode escapes (\\u, \\U) are not allowed in bytes literals")]
-    UnicodeEscapeInBytes,
-    #[error("invalid int literal: {0} does not fit in a 64-bit signed integer")]
+    /// A string or bytes literal whose escapes the lexer accepts but that does not decode.
+    #[error("{0}")]
+    Unescape(&'static str),
+    #[error("invalid int literal")]
     IntOverflow(String),
-    #[error("invalid uint literal: {0} does not fit in a 64-bit unsigned integer")]
+    #[error("invalid uint literal")]
     UintOverflow(String),
-    #[error("invalid double literal: {0}")]
+    #[error("invalid double literal")]
     InvalidDouble(String),
     #[error("Syntax error: mismatched input '{found}' expecting {expected}")]
-    Mismatched { found: String, expected: &'static str },
-    #[error("Syntax error: extraneous input '{0}' after the end of the expression")]
-    Trailing(String),
+    Mismatched { found: String, expected: TokenSet },
+    /// A token the parser skipped to go on (ANTLR's single-token deletion).
+    #[error("Syntax error: extraneous input '{found}' expecting {expected}")]
+    Extraneous { found: String, expected: TokenSet },
+    /// A token the parser assumed to go on (ANTLR's single-token insertion).
+    #[error("Syntax error: missing {missing} at '{found}'")]
+    Missing { missing: TokenSet, found: String },
+    /// No alternative of a grammar decision fits the tokens from `{0}`'s start.
+    #[error("Syntax error: no viable alternative at input '{0}'")]
+    NoViableAlternative(String),
+    /// More syntax errors than cel-go reports; it stops parsing there.
+    #[error("Syntax error: More than {0} syntax errors")]
+    TooManyErrors(usize),
     #[error("reserved identifier: {0}")]
     ReservedIdentifier(String),
     /// The grammar's nesting (per rule, as cel-go's parse listener counts it).
@@ -59,7 +63,9 @@ pub struct ParseError {
     /// 1-based column, counted in code points.
     pub column: usize,
     snippet: String,
-    marker: String,
+    /// Further errors of the same parse, after this one in source order; cel-go
+    /// reports every error it finds, one per `ERROR:` block.
+    more: Vec<ParseError>,
 }
 
 impl ParseError {
@@ -74,13 +80,25 @@ impl ParseError {
         let column = prefix.chars().count() + 1;
         let rest = source.get(line_start..).unwrap_or("");
         let snippet = rest.split(['\n', '\r']).next().unwrap_or("").to_owned();
-        let marker = ".".repeat(column - 1);
-        Box::new(ParseError { kind, span, line, column, snippet, marker })
+        Box::new(ParseError { kind, span, line, column, snippet, more: Vec::new() })
     }
-}
 
-impl std::fmt::Display for ParseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    /// All errors of one parse as one, in cel-go's order: by line and column, those at
+    /// the same place in the order they were found. `None` when there are none.
+    pub(crate) fn combine(mut errors: Vec<ParseError>) -> Option<Box<ParseError>> {
+        errors.sort_by_key(|e| (e.line, e.column));
+        let mut errors = errors.into_iter();
+        let mut first = errors.next()?;
+        first.more.extend(errors);
+        Some(Box::new(first))
+    }
+
+    /// This error and the ones after it.
+    pub fn all(&self) -> impl Iterator<Item = &ParseError> {
+        std::iter::once(self).chain(self.more.iter())
+    }
+
+    fn fmt_one(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.kind {
             // cel-go reports its size and recursion limits without a location (`-1:0`) and so
             // without the source line.
@@ -97,9 +115,25 @@ impl std::fmt::Display for ParseError {
             _ => write!(
                 f,
                 "ERROR: <input>:{}:{}: {}\n | {}\n | {}^",
-                self.line, self.column, self.kind, self.snippet, self.marker
+                self.line,
+                self.column,
+                self.kind,
+                self.snippet,
+                ".".repeat(self.column - 1)
             ),
         }
+    }
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, error) in self.all().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            error.fmt_one(f)?;
+        }
+        Ok(())
     }
 }
 
@@ -127,10 +161,11 @@ mod tests {
 
     #[test]
     fn renders_cel_go_layout() {
-        let err = ParseError::new(SyntaxErrorKind::Trailing("b".into()), Span::new(4, 5), "a + b");
+        let kind = SyntaxErrorKind::Extraneous { found: "b".into(), expected: TokenSet::EOF };
+        let err = ParseError::new(kind, Span::new(4, 5), "a + b");
         assert_eq!(
             err.to_string(),
-            "ERROR: <input>:1:5: Syntax error: extraneous input 'b' after the end of the expression\n | a + b\n | ....^"
+            "ERROR: <input>:1:5: Syntax error: extraneous input 'b' expecting <EOF>\n | a + b\n | ....^"
         );
     }
 

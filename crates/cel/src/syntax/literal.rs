@@ -1,20 +1,25 @@
 //! Decoding of string and bytes literal bodies (escape sequences).
+//!
+//! The lexer has already checked the escapes' syntax; what can still fail here is
+//! reported with cel-go's words.
 
-use super::error::SyntaxErrorKind;
+/// cel-go's message for an escape it cannot decode.
+const UNESCAPE: &str = "unable to unescape string";
+/// cel-go's message for an escape that is no code point in a string.
+const CODE_POINT: &str = "invalid unicode code point";
 
 /// Decodes the body of a non-raw literal. For strings, `\x`, octal, `\u` and `\U`
 /// escapes denote code points; for bytes, `\x` and octal escapes denote single octets
 /// and `\u`/`\U` are not allowed (CEL language definition).
 ///
-/// On error, returns the kind and the byte offset of the escape within `body`.
-pub(crate) fn unescape(body: &str, bytes: bool) -> Result<Vec<u8>, (SyntaxErrorKind, usize)> {
+/// On error, returns cel-go's message.
+pub(crate) fn unescape(body: &str, bytes: bool) -> Result<Vec<u8>, &'static str> {
     let mut out = Vec::with_capacity(body.len());
     let mut rest = body;
     while let Some(pos) = rest.find('\\') {
         out.extend_from_slice(rest.get(..pos).unwrap_or("").as_bytes());
         let escape = rest.get(pos..).unwrap_or("");
-        let at = body.len() - escape.len();
-        let (consumed, decoded) = decode_escape(escape, bytes).map_err(|kind| (kind, at))?;
+        let (consumed, decoded) = decode_escape(escape, bytes)?;
         match decoded {
             Decoded::Octet(b) => out.push(b),
             Decoded::Char(c) => {
@@ -35,15 +40,11 @@ enum Decoded {
 
 /// Decodes the escape at the start of `text` (which begins with a backslash) and
 /// returns how many bytes it spans.
-fn decode_escape(text: &str, bytes: bool) -> Result<(usize, Decoded), SyntaxErrorKind> {
+fn decode_escape(text: &str, bytes: bool) -> Result<(usize, Decoded), &'static str> {
     let mut chars = text.chars();
     chars.next();
-    let invalid = |len: usize| {
-        let shown: String = text.chars().take(len).collect();
-        SyntaxErrorKind::InvalidEscape(shown)
-    };
     let Some(letter) = chars.next() else {
-        return Err(invalid(1));
+        return Err(UNESCAPE);
     };
     let simple = match letter {
         'a' => Some('\u{7}'),
@@ -61,27 +62,27 @@ fn decode_escape(text: &str, bytes: bool) -> Result<(usize, Decoded), SyntaxErro
     }
     let (digits, radix) = match letter {
         'x' | 'X' => (2, 16),
-        'u' | 'U' if bytes => return Err(SyntaxErrorKind::UnicodeEscapeInBytes),
+        'u' | 'U' if bytes => return Err(UNESCAPE),
         'u' => (4, 16),
         'U' => (8, 16),
         '0'..='3' => (3, 8),
-        _ => return Err(invalid(2)),
+        _ => return Err(UNESCAPE),
     };
     // Octal escapes include their first digit in `letter`.
     let skip = if radix == 8 { 1 } else { 2 };
     let len = skip + digits;
-    let body = text.get(skip..len).ok_or_else(|| invalid(len))?;
+    let body = text.get(skip..len).ok_or(UNESCAPE)?;
     if !body.chars().all(|c| c.is_digit(radix)) {
-        return Err(invalid(len));
+        return Err(UNESCAPE);
     }
-    let value = u32::from_str_radix(body, radix).map_err(|_| invalid(len))?;
+    let value = u32::from_str_radix(body, radix).map_err(|_| UNESCAPE)?;
     if bytes {
         // Two hex or three octal (max \377) digits always fit in an octet.
-        let octet = u8::try_from(value).map_err(|_| invalid(len))?;
+        let octet = u8::try_from(value).map_err(|_| UNESCAPE)?;
         return Ok((len, Decoded::Octet(octet)));
     }
     // Surrogates and values above U+10FFFF are not code points.
-    let c = char::from_u32(value).ok_or_else(|| invalid(len))?;
+    let c = char::from_u32(value).ok_or(CODE_POINT)?;
     Ok((len, Decoded::Char(c)))
 }
 
@@ -89,7 +90,7 @@ fn decode_escape(text: &str, bytes: bool) -> Result<(usize, Decoded), SyntaxErro
 mod tests {
     use super::*;
 
-    fn string(body: &str) -> Result<String, (SyntaxErrorKind, usize)> {
+    fn string(body: &str) -> Result<String, &'static str> {
         unescape(body, false).map(|b| String::from_utf8(b).unwrap_or_default())
     }
 
@@ -106,20 +107,12 @@ mod tests {
     #[test]
     fn bytes_escapes_are_octets() {
         assert_eq!(unescape(r"\377\xFF\303\277ÿ", true), Ok(vec![255, 255, 195, 191, 195, 191]));
-        assert_eq!(unescape(r"a\u0041", true), Err((SyntaxErrorKind::UnicodeEscapeInBytes, 1)));
+        assert_eq!(unescape(r"a\u0041", true), Err("unable to unescape string"));
     }
 
     #[test]
-    fn invalid_escapes_are_located() {
-        assert_eq!(string(r"ab\q"), Err((SyntaxErrorKind::InvalidEscape(r"\q".into()), 2)));
-        assert_eq!(string(r"\400"), Err((SyntaxErrorKind::InvalidEscape(r"\4".into()), 0)));
-        assert_eq!(string(r"\xZZ"), Err((SyntaxErrorKind::InvalidEscape(r"\xZZ".into()), 0)));
-        assert_eq!(string(r"\uD800"), Err((SyntaxErrorKind::InvalidEscape(r"\uD800".into()), 0)));
-        assert_eq!(
-            string(r"\U00110000"),
-            Err((SyntaxErrorKind::InvalidEscape(r"\U00110000".into()), 0))
-        );
-        assert_eq!(string(r"\x4"), Err((SyntaxErrorKind::InvalidEscape(r"\x4".into()), 0)));
-        assert_eq!(string("\\"), Err((SyntaxErrorKind::InvalidEscape("\\".into()), 0)));
+    fn escapes_that_are_no_code_point_use_cel_go_words() {
+        assert_eq!(string(r"\uD800"), Err("invalid unicode code point"));
+        assert_eq!(string(r"\U00110000"), Err("invalid unicode code point"));
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod ast;
 mod error;
+mod expected;
 pub(crate) mod folds;
 mod lexer;
 mod literal;
@@ -19,4 +20,5 @@ mod robustness_tests;
 
 pub use ast::{Ast, Expr, ExprKind, Literal, NodeId, Span};
 pub use error::{ParseError, SyntaxErrorKind};
+pub use expected::TokenSet;
 pub use parser::{ParserOptions, parse, parse_with};

@@ -21,6 +21,7 @@ use super::ast::{
     Ast, Expr, ExprKind, FieldInit, ListElement, Literal, MapEntry, NodeId, Span, operators,
 };
 use super::error::{ParseError, SyntaxErrorKind};
+use super::expected::TokenSet;
 use super::lexer::{Lexer, Token, TokenKind};
 use super::macros::{Builder, Macro, expand};
 
@@ -85,27 +86,64 @@ fn parse_boxed(source: &str, options: &ParserOptions) -> Result<Ast, Box<ParseEr
         return Err(ParseError::new(kind, Span::default(), source));
     }
     let mut lexer = Lexer::new(source);
-    let token = lexer.next_token()?;
+    let token = lexer.next_token();
     let mut parser = Parser {
         source,
         lexer,
         token,
+        peeked: None,
         builder: Builder::default(),
         depth: 0,
         extra: Extra::default(),
         chain_exceeded: false,
         options,
+        errors: Vec::new(),
+        recovering: false,
+        closers: vec![TokenSet::EOF],
     };
-    let (root, _) = parser.expr()?;
-    if parser.token.kind != TokenKind::Eof {
-        let found = parser.describe();
-        return Err(parser.error_here(SyntaxErrorKind::Trailing(found)));
+    let parsed = parser.expr().and_then(|root| parser.end_of_input().map(|()| root));
+    match parsed {
+        // cel-go reports no syntax error while it is recovering from one (which it
+        // has reported).
+        Err(error) if parser.recovering && is_syntax(&error.kind) && !parser.errors.is_empty() => {}
+        Err(error) => parser.errors.push(*error),
+        Ok((root, _)) if parser.errors.is_empty() && parser.lexer.errors.is_empty() => {
+            // cel-go walks the tree after parsing, so a grammar-nesting error wins over
+            // this one.
+            if parser.chain_exceeded {
+                let kind = SyntaxErrorKind::ChainTooDeep;
+                return Err(ParseError::new(kind, Span::default(), source));
+            }
+            return Ok(Ast { root, node_count: parser.builder.node_count() });
+        }
+        Ok(_) => {}
     }
-    // cel-go walks the tree after parsing, so a grammar-nesting error wins over this one.
-    if parser.chain_exceeded {
-        return Err(ParseError::new(SyntaxErrorKind::ChainTooDeep, Span::default(), source));
+    // cel-go's lexer reaches the end of the input whatever the parser met.
+    while parser.peek() != &TokenKind::Eof {
+        parser.peeked = None;
     }
-    Ok(Ast { root, node_count: parser.builder.node_count() })
+    let mut errors = std::mem::take(&mut parser.lexer.errors);
+    errors.append(&mut parser.errors);
+    // Not empty: the parse failed or reported an error.
+    let unknown = || {
+        ParseError::new(
+            SyntaxErrorKind::Mismatched { found: String::new(), expected: TokenSet::EOF },
+            Span::default(),
+            source,
+        )
+    };
+    Err(ParseError::combine(errors).unwrap_or_else(unknown))
+}
+
+/// Errors the grammar finds, as opposed to limits and checks on what it built.
+fn is_syntax(kind: &SyntaxErrorKind) -> bool {
+    matches!(
+        kind,
+        SyntaxErrorKind::Mismatched { .. }
+            | SyntaxErrorKind::Extraneous { .. }
+            | SyntaxErrorKind::Missing { .. }
+            | SyntaxErrorKind::NoViableAlternative(_)
+    )
 }
 
 /// An expression and its chain depth: the most chain nodes (see the module comment) on
@@ -116,6 +154,8 @@ struct Parser<'a, 'o> {
     source: &'a str,
     lexer: Lexer<'a>,
     token: Token<'a>,
+    /// The token after `token`, once looked at.
+    peeked: Option<Token<'a>>,
     builder: Builder,
     /// Nested expressions being parsed: one level of every grammar rule each.
     depth: u32,
@@ -123,6 +163,14 @@ struct Parser<'a, 'o> {
     /// A chain went beyond the limit (reported once the whole rule is parsed).
     chain_exceeded: bool,
     options: &'o ParserOptions,
+    /// Errors reported so far from which parsing went on, as cel-go's does.
+    errors: Vec<ParseError>,
+    /// A syntax error was reported and no token has been matched since: ANTLR reports
+    /// nothing more until one is.
+    recovering: bool,
+    /// What may close each expression being parsed, innermost last: with the
+    /// operators, what may follow a complete operand, for ANTLR's missing-token test.
+    closers: Vec<TokenSet>,
 }
 
 /// Grammar levels beyond `depth` that single rules have, summed over the nested
@@ -181,9 +229,107 @@ fn binary_op(kind: &TokenKind<'_>) -> Option<BinaryOp> {
 }
 
 impl<'a> Parser<'a, '_> {
+    /// Matches the current token and moves to the next.
     fn advance(&mut self) -> Result<Token<'a>, Box<ParseError>> {
-        let next = self.lexer.next_token()?;
+        let next = match self.peeked.take() {
+            Some(token) => token,
+            None => self.lexer.next_token(),
+        };
+        self.recovering = false;
         Ok(std::mem::replace(&mut self.token, next))
+    }
+
+    /// The kind of the token after the current one.
+    fn peek(&mut self) -> &TokenKind<'a> {
+        let lexer = &mut self.lexer;
+        &self.peeked.get_or_insert_with(|| lexer.next_token()).kind
+    }
+
+    /// Records an error parsing goes on from; while recovering, ANTLR drops it.
+    fn report(&mut self, kind: SyntaxErrorKind) {
+        if !self.recovering {
+            let error = self.error_here(kind);
+            self.errors.push(*error);
+        }
+        self.recovering = true;
+    }
+
+    /// An error cel-go reports after parsing (literals, reserved words): it does not
+    /// stop parsing and is no syntax error.
+    fn report_value(&mut self, kind: SyntaxErrorKind, span: Span) {
+        let error = ParseError::new(kind, span, self.source);
+        self.errors.push(*error);
+    }
+
+    /// ANTLR's sync before a choice: the current token must be in `expected`; if the
+    /// one after it is, the current one is reported as extraneous and skipped.
+    fn sync(&mut self, expected: TokenSet) -> Result<(), Box<ParseError>> {
+        if expected.contains(&self.token.kind) {
+            return Ok(());
+        }
+        if !self.recovering && expected.contains(self.peek()) {
+            self.report(SyntaxErrorKind::Extraneous { found: self.describe(), expected });
+            self.advance()?;
+            return Ok(());
+        }
+        Err(self.mismatched(expected))
+    }
+
+    /// What may follow a closing `)`, `]` or `}` here.
+    fn operand_follow(&self) -> TokenSet {
+        TokenSet::OPERAND_FOLLOW.union(self.closers.last().copied().unwrap_or(TokenSet::EOF))
+    }
+
+    /// Parses an expression that `closers` may end.
+    fn expr_in(&mut self, closers: TokenSet) -> Parsed {
+        self.closers.push(closers);
+        let parsed = self.expr()?;
+        self.closers.pop();
+        Ok(parsed)
+    }
+
+    /// The whole rule has been read: only the end of input may follow.
+    fn end_of_input(&mut self) -> Result<(), Box<ParseError>> {
+        if self.token.kind == TokenKind::Eof {
+            return Ok(());
+        }
+        if !self.recovering && self.peek() == &TokenKind::Eof {
+            let found = self.describe();
+            self.report(SyntaxErrorKind::Extraneous { found, expected: TokenSet::EOF });
+            return Ok(());
+        }
+        Err(self.mismatched(TokenSet::EOF))
+    }
+
+    /// After a `.` no field name follows: cel-go reports no viable alternative, then
+    /// skips tokens up to one that may follow an operand in some rule being parsed (an
+    /// operator or a closer; not `.` or `[`), and goes on with the operand it has.
+    fn resynchronise(&mut self, dot: Span) -> Result<(), Box<ParseError>> {
+        let error = self.no_viable(dot);
+        self.errors.push(*error);
+        self.recovering = true;
+        let closers = self.closers.iter().fold(TokenSet::default(), |all, c| all.union(*c));
+        let stop = TokenSet::OPERATORS.union(closers);
+        while !stop.contains(&self.token.kind) {
+            let next = match self.peeked.take() {
+                Some(token) => token,
+                None => self.lexer.next_token(),
+            };
+            // Skipping is no match: ANTLR stays in recovery.
+            self.token = next;
+        }
+        Ok(())
+    }
+
+    /// ANTLR's `no viable alternative`: the tokens from `start` to the current one.
+    fn no_viable(&self, start: Span) -> Box<ParseError> {
+        let end = if self.token.kind == TokenKind::Eof {
+            self.token.span.start
+        } else {
+            self.token.span.end
+        };
+        let text = self.source.get(start.start as usize..end as usize).unwrap_or("");
+        self.error_here(SyntaxErrorKind::NoViableAlternative(super::lexer::escape_ws(text)))
     }
 
     fn eat(&mut self, kind: &TokenKind<'_>) -> Result<bool, Box<ParseError>> {
@@ -194,17 +340,40 @@ impl<'a> Parser<'a, '_> {
         Ok(false)
     }
 
+    /// Matches `kind` (whose set is `expected`) as ANTLR does: an extra token before it
+    /// is skipped, a missing one is assumed when the current token may follow it
+    /// (`follow`); either is reported and parsing goes on.
     fn expect(
         &mut self,
         kind: &TokenKind<'_>,
-        expected: &'static str,
+        expected: TokenSet,
+        follow: TokenSet,
     ) -> Result<Span, Box<ParseError>> {
-        if &self.token.kind != kind {
+        if &self.token.kind == kind {
+            return Ok(self.advance()?.span);
+        }
+        if self.recovering {
             return Err(self.mismatched(expected));
         }
-        let span = self.token.span;
-        self.advance()?;
-        Ok(span)
+        if self.peek() == kind {
+            self.report(SyntaxErrorKind::Extraneous { found: self.describe(), expected });
+            self.advance()?;
+            return Ok(self.advance()?.span);
+        }
+        if follow.contains(&self.token.kind) {
+            self.report(SyntaxErrorKind::Missing { missing: expected, found: self.describe() });
+            return Ok(Span::new(self.token.span.start, self.token.span.start));
+        }
+        Err(self.mismatched(expected))
+    }
+
+    fn expect_closer(
+        &mut self,
+        kind: &TokenKind<'_>,
+        expected: TokenSet,
+    ) -> Result<Span, Box<ParseError>> {
+        let follow = self.operand_follow();
+        self.expect(kind, expected, follow)
     }
 
     fn describe(&self) -> String {
@@ -215,7 +384,7 @@ impl<'a> Parser<'a, '_> {
         ParseError::new(kind, self.token.span, self.source)
     }
 
-    fn mismatched(&self, expected: &'static str) -> Box<ParseError> {
+    fn mismatched(&self, expected: TokenSet) -> Box<ParseError> {
         self.error_here(SyntaxErrorKind::Mismatched { found: self.describe(), expected })
     }
 
@@ -281,8 +450,10 @@ impl<'a> Parser<'a, '_> {
         let mut parts = vec![first];
         while self.token.kind == TokenKind::Question {
             self.advance()?;
+            self.closers.push(TokenSet::COLON);
             self.push_binary(&mut parts)?;
-            self.expect(&TokenKind::Colon, "':'")?;
+            self.closers.pop();
+            self.expect(&TokenKind::Colon, TokenSet::COLON, TokenSet::EXPR)?;
             let conditional = self.extra.conditional + 1;
             self.set_extra(Extra { conditional, ..self.extra })?;
             self.push_binary(&mut parts)?;
@@ -299,7 +470,7 @@ impl<'a> Parser<'a, '_> {
     /// `[c1, t1, c2, t2, ..., else]` into `c1 ? t1 : (c2 ? t2 : else)`.
     fn fold_conditional(&mut self, mut parts: Vec<(Expr, u32)>) -> Parsed {
         let Some((mut expr, mut chain)) = parts.pop() else {
-            return Err(self.mismatched("an expression"));
+            return Err(self.mismatched(TokenSet::EXPR));
         };
         while let (Some((t, th)), Some((c, ch))) = (parts.pop(), parts.pop()) {
             let span = c.span.to(expr.span);
@@ -385,7 +556,7 @@ impl<'a> Parser<'a, '_> {
         while !chain.ops.is_empty() {
             self.reduce(&mut chain.operands, &mut chain.ops)?;
         }
-        let term = chain.operands.pop().ok_or_else(|| self.mismatched("an expression"))?;
+        let term = chain.operands.pop().ok_or_else(|| self.mismatched(TokenSet::EXPR))?;
         chain.and_terms.push(term);
         Ok(())
     }
@@ -401,7 +572,7 @@ impl<'a> Parser<'a, '_> {
     /// rest on the right. Recursion depth is log2 of the term count.
     fn balance(&mut self, function: &'static str, mut terms: Vec<(Expr, u32)>) -> Parsed {
         if terms.len() <= 1 {
-            return terms.pop().ok_or_else(|| self.mismatched("an expression"));
+            return terms.pop().ok_or_else(|| self.mismatched(TokenSet::EXPR));
         }
         let right = terms.split_off(terms.len() / 2);
         let lhs = self.balance(function, terms)?;
@@ -415,7 +586,7 @@ impl<'a> Parser<'a, '_> {
         ops: &mut Vec<BinaryOp>,
     ) -> Result<(), Box<ParseError>> {
         let (Some(op), Some(rhs), Some(lhs)) = (ops.pop(), operands.pop(), operands.pop()) else {
-            return Err(self.mismatched("an expression"));
+            return Err(self.mismatched(TokenSet::EXPR));
         };
         operands.push(self.binary_node(op.function, lhs, rhs)?);
         Ok(())
@@ -440,6 +611,7 @@ impl<'a> Parser<'a, '_> {
     /// `unary: member | '!'+ member | '-'+ member`; pairs of the same operator cancel,
     /// as in cel-go, and a `-` right before a number is the number's sign.
     fn unary(&mut self) -> Parsed {
+        self.sync(TokenSet::EXPR)?;
         match self.token.kind {
             TokenKind::Bang => self.prefixed(TokenKind::Bang, operators::LOGICAL_NOT),
             TokenKind::Minus => self.prefixed(TokenKind::Minus, operators::NEGATE),
@@ -450,29 +622,58 @@ impl<'a> Parser<'a, '_> {
     fn prefixed(&mut self, op: TokenKind<'static>, function: &'static str) -> Parsed {
         let start = self.token.span;
         let mut count = 0usize;
-        while self.eat(&op)? {
+        let mut last = start;
+        while self.token.kind == op {
+            last = self.advance()?.span;
             count += 1;
         }
         // cel-go's grammar reads `-5` as a signed literal but `--5` and `---5` as prefix
         // operators on the unsigned `5`, so `--9223372036854775808` is an invalid literal.
-        let signed_number = op == TokenKind::Minus
-            && count == 1
-            && matches!(self.token.kind, TokenKind::Int(_) | TokenKind::Double(_));
+        let signed_number = op == TokenKind::Minus && count == 1 && self.signable();
         let (operand, chain) = if signed_number {
             count -= 1;
-            self.member_from_negative_literal()?
+            self.member_from_negative_literal(last)?
+        } else if op == TokenKind::Minus && !TokenSet::PRIMARY_NOT_SIGN.contains(&self.token.kind) {
+            // Neither a negation nor a signed literal: the grammar's choice fails at the
+            // token after the last `-`.
+            return self.minus_recovery(last);
         } else if op == TokenKind::Bang && self.token.kind == TokenKind::Minus {
             // The grammar's literal carries its sign, so `!-5` is `!(-5)`; any other `-`
             // after `!` is a syntax error at the token after it.
-            self.advance()?;
-            if !matches!(self.token.kind, TokenKind::Int(_) | TokenKind::Double(_)) {
-                return Err(self.mismatched("a number"));
+            let minus = self.advance()?.span;
+            if !self.signable() {
+                return self.minus_recovery(minus);
             }
-            self.member_from_negative_literal()?
+            self.member_from_negative_literal(minus)?
+        } else if op == TokenKind::Bang && !TokenSet::EXPR.contains(&self.token.kind) {
+            // ANTLR's check after each `!` of the run reports the token as extraneous.
+            let found = self.describe();
+            return Err(
+                self.error_here(SyntaxErrorKind::Extraneous { found, expected: TokenSet::EXPR })
+            );
         } else {
             self.member()?
         };
         self.finish_prefixed(start, count, function, (operand, chain))
+    }
+
+    /// Whether the current token is a number the grammar lets carry a sign.
+    fn signable(&self) -> bool {
+        matches!(
+            self.token.kind,
+            TokenKind::Int(_) | TokenKind::Double(_) | TokenKind::BadInt | TokenKind::BadDouble
+        )
+    }
+
+    /// A `-` (at `minus`) that starts neither a negation nor a signed literal: cel-go
+    /// reports no viable alternative, then takes the `-` as a binary minus and parses
+    /// the operand after it.
+    fn minus_recovery(&mut self, minus: Span) -> Parsed {
+        let error = self.no_viable(minus);
+        self.errors.push(*error);
+        self.recovering = false;
+        let (operand, _) = self.unary()?;
+        Ok((operand, 0))
     }
 
     /// Applies `count` prefix operators, of which pairs cancel.
@@ -493,24 +694,34 @@ impl<'a> Parser<'a, '_> {
         self.node(span, kind, chain)
     }
 
-    fn member_from_negative_literal(&mut self) -> Parsed {
+    /// The number after the `-` at `minus`; cel-go locates its errors at the sign.
+    fn member_from_negative_literal(&mut self, minus: Span) -> Parsed {
         let token = self.advance()?;
+        let span = minus.to(token.span);
         let literal = match token.kind {
-            TokenKind::Int(magnitude) => {
-                let value = 0i64.checked_sub_unsigned(magnitude).ok_or_else(|| {
-                    ParseError::new(
-                        SyntaxErrorKind::IntOverflow(format!("-{magnitude}")),
-                        token.span,
-                        self.source,
-                    )
-                })?;
-                Literal::Int(value)
-            }
+            TokenKind::Int(magnitude) => match 0i64.checked_sub_unsigned(magnitude) {
+                Some(value) => Literal::Int(value),
+                None => {
+                    self.report_value(SyntaxErrorKind::IntOverflow(format!("-{magnitude}")), span);
+                    Literal::Int(0)
+                }
+            },
             TokenKind::Double(value) => Literal::Double(-value),
-            _ => return Err(self.mismatched("a number")),
+            TokenKind::BadDouble => {
+                self.report_value(SyntaxErrorKind::InvalidDouble(self.text(span)), span);
+                Literal::Double(0.0)
+            }
+            _ => {
+                self.report_value(SyntaxErrorKind::IntOverflow(self.text(span)), span);
+                Literal::Int(0)
+            }
         };
-        let primary = self.node(token.span, ExprKind::Literal(literal), 0)?;
+        let primary = self.node(span, ExprKind::Literal(literal), 0)?;
         self.postfix(primary, false)
+    }
+
+    fn text(&self, span: Span) -> String {
+        self.source.get(span.start as usize..span.end as usize).unwrap_or("").to_owned()
     }
 
     fn member(&mut self) -> Parsed {
@@ -548,8 +759,11 @@ impl<'a> Parser<'a, '_> {
         node: &mut (Expr, u32),
         plain_name: &mut bool,
     ) -> Result<(), Box<ParseError>> {
-        self.advance()?;
+        let dot = self.advance()?.span;
         let optional = self.eat(&TokenKind::Question)?;
+        if !optional && !TokenSet::FIELD.contains(&self.token.kind) {
+            return self.resynchronise(dot);
+        }
         let quoted = matches!(self.token.kind, TokenKind::QuotedIdent(_));
         let (field, field_span) = self.field_name()?;
         if self.token.kind == TokenKind::LParen && !optional && !quoted {
@@ -589,9 +803,10 @@ impl<'a> Parser<'a, '_> {
     /// `operand[index]` or `operand[?index]`.
     fn index(&mut self, node: &mut (Expr, u32)) -> Result<(), Box<ParseError>> {
         self.advance()?;
+        self.sync(TokenSet::EXPR.union(TokenSet::QUESTION))?;
         let optional = self.eat(&TokenKind::Question)?;
-        let index = self.expr()?;
-        let close = self.expect(&TokenKind::RBracket, "']'")?;
+        let index = self.expr_in(TokenSet::RBRACKET)?;
+        let close = self.expect_closer(&TokenKind::RBracket, TokenSet::RBRACKET)?;
         self.finish_index(node, index, close, optional)
     }
 
@@ -623,7 +838,7 @@ impl<'a> Parser<'a, '_> {
     fn field_name(&mut self) -> Result<(String, Span), Box<ParseError>> {
         let name = match self.token.kind {
             TokenKind::Ident(name) | TokenKind::QuotedIdent(name) => name.to_owned(),
-            _ => return Err(self.mismatched("a field name")),
+            _ => return Err(self.mismatched(TokenSet::FIELD)),
         };
         let span = self.advance()?.span;
         Ok((name, span))
@@ -638,8 +853,8 @@ impl<'a> Parser<'a, '_> {
             TokenKind::Dot => self.root_identifier(),
             TokenKind::LParen => {
                 self.advance()?;
-                let inner = self.expr()?;
-                self.expect(&TokenKind::RParen, "')'")?;
+                let inner = self.expr_in(TokenSet::RPAREN)?;
+                self.expect_closer(&TokenKind::RParen, TokenSet::RPAREN)?;
                 Ok(inner)
             }
             TokenKind::LBracket => self.list(),
@@ -652,7 +867,7 @@ impl<'a> Parser<'a, '_> {
     fn root_identifier(&mut self) -> Parsed {
         let start = self.advance()?.span;
         if !matches!(self.token.kind, TokenKind::Ident(_)) {
-            return Err(self.mismatched("an identifier"));
+            return Err(self.no_viable(start));
         }
         self.identifier(".".to_owned(), start)
     }
@@ -660,9 +875,29 @@ impl<'a> Parser<'a, '_> {
     fn literal(&mut self) -> Parsed {
         let span = self.token.span;
         let literal = match self.token.kind {
-            TokenKind::Int(magnitude) => Literal::Int(i64::try_from(magnitude).map_err(|_| {
-                self.error_here(SyntaxErrorKind::IntOverflow(magnitude.to_string()))
-            })?),
+            TokenKind::Int(magnitude) => match i64::try_from(magnitude) {
+                Ok(value) => Literal::Int(value),
+                Err(_) => {
+                    self.report_value(SyntaxErrorKind::IntOverflow(self.text(span)), span);
+                    Literal::Int(0)
+                }
+            },
+            TokenKind::BadInt => {
+                self.report_value(SyntaxErrorKind::IntOverflow(self.text(span)), span);
+                Literal::Int(0)
+            }
+            TokenKind::BadUint => {
+                self.report_value(SyntaxErrorKind::UintOverflow(self.text(span)), span);
+                Literal::Uint(0)
+            }
+            TokenKind::BadDouble => {
+                self.report_value(SyntaxErrorKind::InvalidDouble(self.text(span)), span);
+                Literal::Double(0.0)
+            }
+            TokenKind::BadString(message) | TokenKind::BadBytes(message) => {
+                self.report_value(SyntaxErrorKind::Unescape(message), span);
+                Literal::Null
+            }
             TokenKind::Uint(v) => Literal::Uint(v),
             TokenKind::Double(v) => Literal::Double(v),
             TokenKind::True => Literal::Bool(true),
@@ -675,9 +910,9 @@ impl<'a> Parser<'a, '_> {
                 TokenKind::Bytes(b) => {
                     return self.node(span, ExprKind::Literal(Literal::Bytes(b)), 0);
                 }
-                _ => return Err(self.mismatched("a literal")),
+                _ => return Err(self.mismatched(TokenSet::EXPR)),
             },
-            _ => return Err(self.mismatched("an expression")),
+            _ => return Err(self.mismatched(TokenSet::EXPR)),
         };
         self.advance()?;
         self.node(span, ExprKind::Literal(literal), 0)
@@ -686,10 +921,12 @@ impl<'a> Parser<'a, '_> {
     /// An identifier or global call; `prefix` is `.` for root-scoped names.
     fn identifier(&mut self, prefix: String, start: Span) -> Parsed {
         let TokenKind::Ident(name) = self.token.kind else {
-            return Err(self.mismatched("an identifier"));
+            return Err(self.mismatched(TokenSet::FIELD));
         };
         if RESERVED.contains(&name) {
-            return Err(self.error_here(SyntaxErrorKind::ReservedIdentifier(name.to_owned())));
+            // cel-go reports it after parsing, so parsing goes on.
+            let span = self.token.span;
+            self.report_value(SyntaxErrorKind::ReservedIdentifier(name.to_owned()), span);
         }
         let name = prefix + name;
         let span = start.to(self.advance()?.span);
@@ -713,9 +950,10 @@ impl<'a> Parser<'a, '_> {
         self.advance()?;
         let mut args = Vec::new();
         let mut chain = 0;
+        self.sync(TokenSet::EXPR.union(TokenSet::RPAREN))?;
         if self.token.kind != TokenKind::RParen {
             loop {
-                let (arg, h) = self.expr()?;
+                let (arg, h) = self.expr_in(TokenSet::COMMA.union(TokenSet::RPAREN))?;
                 chain = chain.max(h);
                 args.push(arg);
                 if !self.eat(&TokenKind::Comma)? {
@@ -723,7 +961,7 @@ impl<'a> Parser<'a, '_> {
                 }
             }
         }
-        let close = self.expect(&TokenKind::RParen, "')' or ','")?;
+        let close = self.expect_closer(&TokenKind::RParen, TokenSet::RPAREN)?;
         Ok((args, chain, close))
     }
 
@@ -753,36 +991,68 @@ impl<'a> Parser<'a, '_> {
         let start = self.advance()?.span;
         let mut elements = Vec::new();
         let mut chain = 0;
-        while self.token.kind != TokenKind::RBracket {
+        let element = TokenSet::EXPR.union(TokenSet::QUESTION);
+        let close = TokenSet::RBRACKET;
+        let mut more = self.first_item(element, close)?;
+        while more {
             let optional = self.eat(&TokenKind::Question)?;
-            let (value, h) = self.expr()?;
+            let (value, h) = self.expr_in(TokenSet::COMMA.union(close))?;
             chain = chain.max(h);
             elements.push(ListElement { value, optional });
-            if !self.eat(&TokenKind::Comma)? {
-                break;
-            }
+            more = self.next_item(element, close)?;
         }
-        let span = start.to(self.expect(&TokenKind::RBracket, "']' or ','")?);
+        let span = start.to(self.expect_closer(&TokenKind::RBracket, close)?);
         self.node(span, ExprKind::List(elements), chain)
+    }
+
+    /// After the opening bracket of `[items ,? ]` (and the map and message forms):
+    /// whether an item follows. A lone `,` is the optional trailing comma.
+    fn first_item(&mut self, item: TokenSet, close: TokenSet) -> Result<bool, Box<ParseError>> {
+        self.sync(item.union(close).union(TokenSet::COMMA))?;
+        if self.token.kind == TokenKind::Comma {
+            self.advance()?;
+            return Ok(false);
+        }
+        Ok(item.contains(&self.token.kind))
+    }
+
+    /// After an item: whether another follows. A `,` not followed by an item is the
+    /// trailing comma; anything but `,` and the closer is checked as ANTLR does.
+    fn next_item(&mut self, item: TokenSet, close: TokenSet) -> Result<bool, Box<ParseError>> {
+        if self.token.kind != TokenKind::Comma {
+            if close.contains(&self.token.kind) {
+                return Ok(false);
+            }
+            self.sync(close.union(TokenSet::COMMA))?;
+            if self.token.kind != TokenKind::Comma {
+                return Ok(false);
+            }
+            self.advance()?;
+            return Ok(false);
+        }
+        let another = item.contains(self.peek());
+        self.advance()?;
+        Ok(another)
     }
 
     fn map(&mut self) -> Parsed {
         let start = self.advance()?.span;
         let mut entries = Vec::new();
         let mut chain = 0;
-        while self.token.kind != TokenKind::RBrace {
+        let item = TokenSet::EXPR.union(TokenSet::QUESTION);
+        let close = TokenSet::RBRACE;
+        let mut more = self.first_item(item, close)?;
+        while more {
             let optional = self.eat(&TokenKind::Question)?;
-            let (key, kh) = self.expr()?;
-            self.expect(&TokenKind::Colon, "':'")?;
-            let (value, vh) = self.expr()?;
+            let (key, kh) = self.expr_in(TokenSet::COLON)?;
+            self.expect(&TokenKind::Colon, TokenSet::COLON, TokenSet::EXPR)?;
+            let (value, vh) = self.expr_in(TokenSet::COMMA.union(close))?;
             chain = chain.max(kh).max(vh);
             let id = self.builder.id();
             entries.push(MapEntry { id, key, value, optional });
-            if !self.eat(&TokenKind::Comma)? {
-                break;
-            }
+            more = self.next_item(item, close)?;
         }
-        let span = start.to(self.expect(&TokenKind::RBrace, "'}' or ','")?);
+        let span = start.to(self.expect_closer(&TokenKind::RBrace, close)?);
         self.node(span, ExprKind::Map(entries), chain)
     }
 
@@ -790,20 +1060,22 @@ impl<'a> Parser<'a, '_> {
         self.advance()?;
         let mut fields = Vec::new();
         let mut chain = 0;
-        while self.token.kind != TokenKind::RBrace {
+        let item = TokenSet::FIELD.union(TokenSet::QUESTION);
+        let close = TokenSet::RBRACE;
+        let mut more = self.first_item(item, close)?;
+        while more {
             let field_start = self.token.span;
             let optional = self.eat(&TokenKind::Question)?;
+            self.sync(TokenSet::FIELD)?;
             let (field, _) = self.field_name()?;
-            self.expect(&TokenKind::Colon, "':'")?;
-            let (value, h) = self.expr()?;
+            self.expect(&TokenKind::Colon, TokenSet::COLON, TokenSet::EXPR)?;
+            let (value, h) = self.expr_in(TokenSet::COMMA.union(close))?;
             chain = chain.max(h);
             let id = self.builder.id();
             fields.push(FieldInit { id, span: field_start.to(value.span), field, value, optional });
-            if !self.eat(&TokenKind::Comma)? {
-                break;
-            }
+            more = self.next_item(item, close)?;
         }
-        let span = start.to(self.expect(&TokenKind::RBrace, "'}' or ','")?);
+        let span = start.to(self.expect_closer(&TokenKind::RBrace, close)?);
         self.node(span, ExprKind::Struct { type_name, fields }, chain)
     }
 }

@@ -98,10 +98,21 @@ fn ok(src: &str) -> String {
 
 fn err(src: &str) -> SyntaxErrorKind {
     match parse(src) {
-        Ok(ast) => SyntaxErrorKind::Trailing(format!("unexpectedly parsed: {}", render(&ast.root))),
+        Ok(ast) => SyntaxErrorKind::NoViableAlternative(format!("parsed: {}", render(&ast.root))),
         Err(e) => e.kind,
     }
 }
+
+/// Every error's message, one per line, without locations.
+fn messages(src: &str) -> String {
+    match parse(src) {
+        Ok(ast) => format!("unexpectedly parsed: {}", render(&ast.root)),
+        Err(e) => e.all().map(|e| e.kind.to_string()).collect::<Vec<_>>().join("\n"),
+    }
+}
+
+/// cel-go's set of tokens that can start an expression.
+const EXPR: &str = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
 
 #[test]
 fn literals() {
@@ -112,13 +123,17 @@ fn literals() {
     );
     assert_eq!(ok("-9223372036854775808"), "-9223372036854775808");
     assert_eq!(ok("-1.5e1"), "-15.0");
+    // cel-go's words, located at the sign.
+    assert_eq!(messages("9223372036854775808"), "invalid int literal");
+    assert_eq!(parse("-9223372036854775809").map_err(|e| e.column).err(), Some(1), "at the sign");
+    assert_eq!(messages("18446744073709551616u"), "invalid uint literal");
+    assert_eq!(messages("1e400"), "invalid double literal");
+    assert_eq!(messages("b'\\u0041'"), "unable to unescape string");
+    assert_eq!(messages("'\\uD800'"), "invalid unicode code point");
+    // A literal error does not stop parsing: both are reported, as cel-go does.
     assert_eq!(
-        err("9223372036854775808"),
-        SyntaxErrorKind::IntOverflow("9223372036854775808".into())
-    );
-    assert_eq!(
-        err("-9223372036854775809"),
-        SyntaxErrorKind::IntOverflow("9223372036854775809".into())
+        messages("9223372036854775808 +"),
+        format!("invalid int literal\nSyntax error: mismatched input '<EOF>' expecting {EXPR}")
     );
 }
 
@@ -142,7 +157,9 @@ fn conditional_is_right_associative() {
     assert_eq!(ok("a ? b : c ? d : e"), "(a ? b : (c ? d : e))");
     assert_eq!(ok("a || b ? c + 1 : d"), "(_||_(a, b) ? _+_(c, 1) : d)");
     assert_eq!(ok("a ? (b ? c : d) : e"), "(a ? (b ? c : d) : e)");
-    assert!(matches!(err("a ? b"), SyntaxErrorKind::Mismatched { expected: "':'", .. }));
+    assert_eq!(messages("a ? b"), "Syntax error: mismatched input '<EOF>' expecting ':'");
+    assert_eq!(messages("1 ? 2 3"), "Syntax error: missing ':' at '3'");
+    assert_eq!(messages("1 ? 2 ]"), "Syntax error: mismatched input ']' expecting ':'");
 }
 
 #[test]
@@ -159,7 +176,26 @@ fn unary_operators() {
     assert_eq!(ok("-1u"), "-_(1u)");
     assert_eq!(ok("a - -1"), "_-_(a, -1)");
     assert_eq!(ok("-a.b"), "-_(a.b)");
-    assert!(matches!(err("!-a"), SyntaxErrorKind::Mismatched { .. }));
+    // The grammar's choices fail at the token after the `-` (oracle answers).
+    assert_eq!(messages("!-a"), "Syntax error: no viable alternative at input '-a'");
+    assert_eq!(messages("!--3"), "Syntax error: no viable alternative at input '--'");
+    assert_eq!(messages("!-5u"), "Syntax error: no viable alternative at input '-5u'");
+    // After it cel-go reads the `-` as a binary minus and goes on.
+    assert_eq!(
+        messages("-"),
+        format!(
+            "Syntax error: no viable alternative at input '-'\nSyntax error: mismatched input '<EOF>' expecting {EXPR}"
+        )
+    );
+    assert_eq!(
+        messages("-)"),
+        format!(
+            "Syntax error: no viable alternative at input '-)'\nSyntax error: mismatched input ')' expecting {EXPR}"
+        )
+    );
+    // After `!`, ANTLR's loop check calls the token extraneous.
+    assert_eq!(messages("!)"), format!("Syntax error: extraneous input ')' expecting {EXPR}"));
+    assert_eq!(messages("!"), format!("Syntax error: extraneous input '<EOF>' expecting {EXPR}"));
 }
 
 #[test]
@@ -173,14 +209,35 @@ fn member_call_and_index() {
     assert_eq!(ok("a.`b-c`"), "a.b-c");
     assert_eq!(ok("{'as': 1}.as"), r#"{"as": 1}.as"#);
     assert_eq!(ok("a.if() || a.`in`"), "_||_(a.if(), a.in)");
-    assert!(matches!(err("a.in"), SyntaxErrorKind::Mismatched { expected: "a field name", .. }));
-    assert!(matches!(err("f(a,)"), SyntaxErrorKind::Mismatched { .. }));
-    assert!(matches!(err("a."), SyntaxErrorKind::Mismatched { expected: "a field name", .. }));
+    assert_eq!(messages("f(a,)"), format!("Syntax error: mismatched input ')' expecting {EXPR}"));
+    assert_eq!(messages("a."), "Syntax error: no viable alternative at input '.'");
+    assert_eq!(messages("a.)"), "Syntax error: no viable alternative at input '.)'");
+    // ANTLR skips to an operator or closer and goes on (oracle answers).
+    assert_eq!(
+        messages("self.in"),
+        format!(
+            "Syntax error: no viable alternative at input '.in'\nSyntax error: mismatched input '<EOF>' expecting {EXPR}"
+        )
+    );
+    assert_eq!(messages("a. + 1"), "Syntax error: no viable alternative at input '. +'");
+    assert_eq!(messages(".)"), "Syntax error: no viable alternative at input '.)'");
+    assert_eq!(messages("f(1"), "Syntax error: missing ')' at '<EOF>'");
+    assert_eq!(messages("f(1 2)"), "Syntax error: extraneous input '2' expecting ')'");
+    assert_eq!(
+        messages("f(,)"),
+        "Syntax error: extraneous input ',' expecting {'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
+    );
+    assert_eq!(messages("a[1"), "Syntax error: missing ']' at '<EOF>'");
+    assert_eq!(
+        messages("a["),
+        "Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
+    );
 }
 
 #[test]
 fn reserved_identifiers() {
     assert_eq!(err("if"), SyntaxErrorKind::ReservedIdentifier("if".into()));
+    assert_eq!(messages("if + while"), "reserved identifier: if\nreserved identifier: while");
     assert_eq!(err("a + namespace"), SyntaxErrorKind::ReservedIdentifier("namespace".into()));
     assert_eq!(err("while(1)"), SyntaxErrorKind::ReservedIdentifier("while".into()));
     assert!(matches!(err("in"), SyntaxErrorKind::Mismatched { .. }));
@@ -195,10 +252,26 @@ fn aggregates() {
     assert_eq!(ok("T{}"), "T{}");
     assert_eq!(ok(".a.b.T{f: 1, ?g: x, `in`: 2, if: 3,}"), ".a.b.T{f: 1, ?g: x, in: 2, if: 3}");
     assert_eq!(ok("a.T{f: 1}.f"), "a.T{f: 1}.f");
-    assert!(matches!(err("f().T{}"), SyntaxErrorKind::Trailing(_)));
-    assert!(matches!(err("(a).T{}"), SyntaxErrorKind::Trailing(_)));
-    assert!(matches!(err("[1, 2"), SyntaxErrorKind::Mismatched { .. }));
-    assert!(matches!(err("{1 2}"), SyntaxErrorKind::Mismatched { expected: "':'", .. }));
+    assert_eq!(messages("f().T{}"), "Syntax error: mismatched input '{' expecting <EOF>");
+    assert_eq!(messages("(a).T{}"), "Syntax error: mismatched input '{' expecting <EOF>");
+    // cel-go's grammar allows a lone comma in an empty aggregate.
+    assert_eq!(ok("[,]"), "[]");
+    assert_eq!(ok("{,}"), "{}");
+    assert_eq!(messages("[1, 2"), "Syntax error: mismatched input '<EOF>' expecting {']', ','}");
+    assert_eq!(messages("[1,"), "Syntax error: missing ']' at '<EOF>'");
+    assert_eq!(messages("[1 2]"), "Syntax error: extraneous input '2' expecting {']', ','}");
+    assert_eq!(messages("[1, )"), "Syntax error: mismatched input ')' expecting ']'");
+    assert_eq!(messages("{1 2}"), "Syntax error: missing ':' at '2'");
+    assert_eq!(messages("{1:2,"), "Syntax error: missing '}' at '<EOF>'");
+    assert_eq!(
+        messages("{"),
+        "Syntax error: mismatched input '<EOF>' expecting {'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
+    );
+    assert_eq!(
+        messages("a{"),
+        "Syntax error: mismatched input '<EOF>' expecting {'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}"
+    );
+    assert_eq!(messages("a{b 1}"), "Syntax error: missing ':' at '1'");
 }
 
 #[test]
@@ -212,7 +285,7 @@ fn error_positions() {
     assert_eq!(
         e.map(|e| e.to_string()).as_deref(),
         Some(
-            "ERROR: <input>:2:3: Syntax error: mismatched input ')' expecting an expression\n |   )\n | ..^"
+            "ERROR: <input>:2:3: Syntax error: mismatched input ')' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n |   )\n | ..^"
         )
     );
     let e = parse("a + ").err();
@@ -372,6 +445,25 @@ fn an_empty_source_reports_column_zero_without_a_source_line() {
     let e = parse_with("", &ParserOptions::default()).err().map(|e| e.to_string());
     assert_eq!(
         e.as_deref(),
-        Some("ERROR: <input>:1:0: Syntax error: mismatched input '<EOF>' expecting an expression")
+        Some(
+            "ERROR: <input>:1:0: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
+        )
     );
+}
+
+#[test]
+fn trailing_tokens_and_several_errors_read_as_cel_go() {
+    assert_eq!(messages("1 2"), "Syntax error: extraneous input '2' expecting <EOF>");
+    assert_eq!(messages("1 2 3"), "Syntax error: mismatched input '2' expecting <EOF>");
+    assert_eq!(messages("1 + ) 2"), format!("Syntax error: extraneous input ')' expecting {EXPR}"));
+    assert_eq!(messages("1 + ) )"), format!("Syntax error: mismatched input ')' expecting {EXPR}"));
+    // Lexer errors do not stop the parse; each error has its own block, in source order
+    // (cel-go v0.31.0 through the cel oracle).
+    assert_eq!(
+        parse("@").err().map(|e| e.to_string()).as_deref(),
+        Some(&*format!(
+            "ERROR: <input>:1:1: Syntax error: token recognition error at: '@'\n | @\n | ^\nERROR: <input>:1:2: Syntax error: mismatched input '<EOF>' expecting {EXPR}\n | @\n | .^"
+        ))
+    );
+    assert_eq!(messages("self == 'a' &&& true"), "Syntax error: token recognition error at: '& '");
 }

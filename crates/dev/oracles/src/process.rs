@@ -1,9 +1,10 @@
 //! One running oracle process and the line protocol spoken with it.
 
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::OnceLock;
+use std::thread::JoinHandle;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -17,8 +18,10 @@ pub enum OracleError {
     Missing { name: String, dir: String },
     #[error("talking to the {name} oracle failed: {source}")]
     Io { name: String, source: std::io::Error },
-    #[error("the {name} oracle exited instead of answering case {case}")]
-    Exited { name: String, case: String },
+    /// The process died on this case (Go's fatal errors, such as a stack overflow, cannot be
+    /// recovered inside the oracle). A fresh process has been started for the next case.
+    #[error("the {name} oracle exited instead of answering case {case}: {stderr}")]
+    Exited { name: String, case: String, stderr: String },
     #[error("the {name} oracle answered {answer:?}, which is not the expected JSON: {source}")]
     Answer { name: String, answer: String, source: serde_json::Error },
     #[error("cannot encode a case for the {name} oracle: {source}")]
@@ -26,42 +29,23 @@ pub enum OracleError {
 }
 
 /// The folder holding the built oracles: `CERTGATE_ORACLES_BIN` when set (`.ci/run` sets it),
-/// otherwise the last line `tools/oracles/build` prints. Panics with the script's messages when
-/// the build fails: a missing oracle fails the test loudly, it is never skipped.
+/// otherwise what `tools/oracles/build` prints ([`crate::tool_path`]).
 pub fn oracle_bin_dir() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
-        if let Some(path) = std::env::var_os("CERTGATE_ORACLES_BIN").filter(|p| !p.is_empty()) {
-            let path = PathBuf::from(path);
-            assert!(
-                path.is_dir(),
-                "CERTGATE_ORACLES_BIN={} is not a folder; unset it or run tools/oracles/build",
-                path.display()
-            );
-            return path;
-        }
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tools/oracles/build");
-        let output = Command::new("bash").arg(&script).output().unwrap_or_else(|err| {
-            panic!("cannot run {}: {err} (bash is required)", script.display())
-        });
-        assert!(
-            output.status.success(),
-            "tools/oracles/build failed ({}); run it by hand to see why. Its messages:\n{}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        let last = stdout.lines().last().unwrap_or_default().trim().to_owned();
-        let path = PathBuf::from(&last);
-        assert!(path.is_dir(), "tools/oracles/build printed {last:?}, which is not a folder");
-        path
+        let bin = crate::tool_path("CERTGATE_ORACLES_BIN", "oracles/build");
+        assert!(bin.is_dir(), "{} is not a folder; run tools/oracles/build", bin.display());
+        bin
     })
 }
 
 /// A running oracle. Dropping it closes its stdin, which ends the process.
 pub struct Oracle {
     name: String,
+    path: PathBuf,
     child: Child,
+    /// Drains the process's stderr and returns its start, kept to explain a crash.
+    stderr: Option<JoinHandle<String>>,
     input: BufWriter<ChildStdin>,
     output: BufReader<ChildStdout>,
     line: String,
@@ -82,19 +66,9 @@ impl Oracle {
                 dir: dir.display().to_string(),
             });
         }
-        let mut child = Command::new(&path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|source| OracleError::Start {
-                name: name.to_owned(),
-                path: path.display().to_string(),
-                source,
-            })?;
-        let input = BufWriter::new(child.stdin.take().expect("stdin is piped"));
-        let output = BufReader::new(child.stdout.take().expect("stdout is piped"));
-        Ok(Self { name: name.to_owned(), child, input, output, line: String::new() })
+        let (child, input, output, stderr) = spawn(name, &path)?;
+        let stderr = Some(stderr);
+        Ok(Self { name: name.to_owned(), path, child, stderr, input, output, line: String::new() })
     }
 
     /// Sends one case and reads the oracle's answer to it.
@@ -108,7 +82,13 @@ impl Oracle {
         self.line.clear();
         let read = self.output.read_line(&mut self.line).map_err(io)?;
         if read == 0 {
-            return Err(OracleError::Exited { name: self.name.clone(), case: encoded });
+            let _ = self.child.wait();
+            // The pipe is closed once the process is gone, so the drain ends.
+            let stderr = self.stderr.take().and_then(|drain| drain.join().ok()).unwrap_or_default();
+            let (child, input, output, fresh) = spawn(&self.name, &self.path)?;
+            (self.child, self.input, self.output, self.stderr) =
+                (child, input, output, Some(fresh));
+            return Err(OracleError::Exited { name: self.name.clone(), case: encoded, stderr });
         }
         serde_json::from_str(self.line.trim_end()).map_err(|source| OracleError::Answer {
             name: self.name.clone(),
@@ -116,6 +96,36 @@ impl Oracle {
             source,
         })
     }
+}
+
+/// How much of an oracle's stderr is kept: enough for Go's `fatal error:` line and the first
+/// frames, not the million frames of a stack overflow.
+const STDERR_KEPT: usize = 4096;
+
+type Spawned = (Child, BufWriter<ChildStdin>, BufReader<ChildStdout>, JoinHandle<String>);
+
+fn spawn(name: &str, path: &Path) -> Result<Spawned, OracleError> {
+    let mut child = Command::new(path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|source| OracleError::Start {
+            name: name.to_owned(),
+            path: path.display().to_string(),
+            source,
+        })?;
+    let input = BufWriter::new(child.stdin.take().expect("stdin is piped"));
+    let output = BufReader::new(child.stdout.take().expect("stdout is piped"));
+    let mut stderr = child.stderr.take().expect("stderr is piped");
+    // Drains stderr so the oracle never blocks on a full pipe; keeps its start.
+    let drain = std::thread::spawn(move || {
+        let mut head = Vec::new();
+        let _ = (&mut stderr).take(STDERR_KEPT as u64).read_to_end(&mut head);
+        let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+        String::from_utf8_lossy(&head).into_owned()
+    });
+    Ok((child, input, output, drain))
 }
 
 impl Drop for Oracle {

@@ -7,13 +7,15 @@
 //!   JSONToYAML (yaml.Unmarshal of the JSON text, Encoder with SetIndent), and the emitted
 //!   text decoded back by both.
 //! - fixed cases: every mismatch the generators found, with upstream's recorded answer,
-//!   checked against both the oracle and certgate.
+//!   checked against both the oracle and certgate; error texts in `yaml/errors.rs`.
 //!
 //! `cargo test -p certgate-oracles --test yaml`; see certgate-oracles' `Settings` for the
 //! seed, case count and long mode.
 
 #[path = "yaml/docs.rs"]
 mod docs;
+#[path = "yaml/errors.rs"]
+mod errors;
 #[path = "yaml/fixed.rs"]
 mod fixed;
 #[path = "yaml/values.rs"]
@@ -121,6 +123,10 @@ type Reasons = BTreeMap<&'static str, u64>;
 fn verdict(reasons: &mut Reasons, case: String, certgate: String, upstream: String) -> Verdict {
     if certgate == upstream {
         return Verdict::Agree;
+    }
+    if let Some(reason) = errors::exception(&case, &certgate, &upstream) {
+        *reasons.entry(reason).or_default() += 1;
+        return Verdict::Excepted;
     }
     if let Some(reason) = fixed::exception(&case, &certgate, &upstream) {
         *reasons.entry(reason).or_default() += 1;
@@ -249,5 +255,36 @@ fn fixed_cases_match_upstream_and_certgate() {
         "yaml.v3 fixed cases: {} decode, {} encode, {excepted} listed exceptions",
         fixed::DECODE.len(),
         fixed::ENCODE.len()
+    );
+}
+
+#[test]
+fn fixed_error_texts_match_upstream_and_certgate() {
+    let mut oracle = Oracle::start("yaml").expect("the yaml oracle starts");
+    for case in errors::FIXED {
+        let (upstream, _) = upstream_decode(&mut oracle, case.yaml);
+        assert_eq!(
+            upstream, case.upstream,
+            "yaml.v3 no longer answers {:?} as recorded",
+            case.yaml
+        );
+        assert_eq!(certgate_decode(case.yaml), case.upstream, "certgate on {:?}", case.yaml);
+    }
+    for &(yaml, recorded, reason) in errors::EXCEPTED {
+        let (upstream, _) = upstream_decode(&mut oracle, yaml);
+        assert_eq!(upstream, recorded, "yaml.v3 no longer answers {yaml:?} as recorded");
+        let certgate = certgate_decode(yaml);
+        assert_ne!(certgate, upstream, "{yaml:?} is listed ({reason}) but now agrees");
+        let generated_as = format!("decode {yaml:?}");
+        assert_eq!(
+            errors::exception(&generated_as, &certgate, &upstream),
+            Some(reason),
+            "{yaml:?}: the classifier does not excuse certgate's {certgate:?}"
+        );
+    }
+    eprintln!(
+        "yaml.v3 error texts: {} fixed, {} listed exceptions",
+        errors::FIXED.len(),
+        errors::EXCEPTED.len()
     );
 }

@@ -102,7 +102,7 @@ fn a_crd_whose_rule_does_not_compile_is_refused() {
         "The CustomResourceDefinition \"gizmos.example.com\" is invalid: \
          spec.validation.openAPIV3Schema.properties[spec].properties[ratio].x-kubernetes-validations[0].rule: \
          Invalid value: {\"Rule\":\"self \\u003c=\",\"Message\":\"at most one\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}: \
-         compilation failed: ERROR: <input>:1:8: Syntax error: mismatched input '<EOF>' expecting an expression\n | self <=\n | .......^"
+         compilation failed: ERROR: <input>:1:8: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | self <=\n | .......^"
     );
     // Nothing was stored.
     let err = h.fails(&["get", "crd", "gizmos.example.com"]);

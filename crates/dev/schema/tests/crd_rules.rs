@@ -62,7 +62,7 @@ fn a_syntax_error_is_refused() {
     assert_eq!(
         message(&schema(json!([{"rule": "self.replicas >"}]))),
         format!(
-            "{PREFIX}{RULE0}.rule: Invalid value: {{\"Rule\":\"self.replicas \\u003e\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}}: compilation failed: ERROR: <input>:1:16: Syntax error: mismatched input '<EOF>' expecting an expression\n | self.replicas >\n | ...............^"
+            "{PREFIX}{RULE0}.rule: Invalid value: {{\"Rule\":\"self.replicas \\u003e\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}}: compilation failed: ERROR: <input>:1:16: Syntax error: mismatched input '<EOF>' expecting {{'[', '{{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}}\n | self.replicas >\n | ...............^"
         )
     );
 }

@@ -1,6 +1,7 @@
-//! `go_recorded.jsonl`: formats and JSON arguments with what Go 1.26's `fmt.Sprintf` printed
-//! for them (recorded through the text/template oracle `tools/oracles/gotemplate`, whose
-//! data decoding gives integers `int`/`uint64` and other numbers `float64`, as [`arg`] does).
+//! `tests/data/printf_go_recorded.jsonl`: formats and JSON arguments with what Go 1.26's
+//! `fmt.Sprintf` printed for them (recorded through the text/template oracle
+//! `tools/oracles/gotemplate`, whose data decoding gives integers `int`/`uint64` and other
+//! numbers `float64`, as [`arg`] does).
 
 use super::{Arg, sprint, sprintf, sprintln};
 
@@ -25,7 +26,7 @@ fn arg(v: &serde_json::Value) -> Arg<'_> {
 fn sprintf_matches_gos_recorded_outputs() {
     let mut failures = Vec::new();
     let mut count = 0;
-    for line in include_str!("go_recorded.jsonl").lines() {
+    for line in include_str!("../../tests/data/printf_go_recorded.jsonl").lines() {
         let case: serde_json::Value = serde_json::from_str(line).expect("a recorded case");
         let format = case["format"].as_str().expect("format");
         let args: serde_json::Value =

@@ -26,7 +26,7 @@ fn go_message(message: &str) -> String {
         }
         _ if message.starts_with("expected RightParen,") => "unclosed left paren",
         _ if message.starts_with("expected closing delimiter, got RightParen") => {
-            "unexpected right paren U+0029 ')'"
+            "unexpected right paren"
         }
         _ => message,
     };

@@ -6,6 +6,8 @@
 //! run under the budget (`builtins`), and starts every template and `range` body with a step
 //! hook (`hooks`). `limits` and `crate::budget` bound every execution.
 
+mod arg_messages;
+mod builtin_errors;
 mod builtins;
 mod command_text;
 mod error;
@@ -17,6 +19,7 @@ mod parse;
 mod sites;
 mod source;
 mod structure;
+mod tracking;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -109,6 +112,7 @@ impl Parsed {
     pub fn execute(&self, data: &Value) -> Result<String, TemplateError> {
         let mut out = limits::BoundedOutput::new(self.limits.max_output_bytes);
         let _budget = crate::budget::enter(&self.limits);
+        let _fields = tracking::enter();
         // gotmpl already turns panics of functions into errors; this guards the rest.
         let result = catch_unwind(AssertUnwindSafe(|| {
             self.template.execute_template_fmt(&mut out, &self.name, data)
@@ -146,7 +150,7 @@ impl Parsed {
                 Some(failure) => self
                     .placed(failure.site, failure.placement, failure.message)
                     .unwrap_or_else(|| self.unplaced(message)),
-                None => self.unplaced(message),
+                None => self.field_failure(&message).unwrap_or_else(|| self.unplaced(message)),
             },
             E::FuncPanic { name, message } => {
                 // Go's safeCall turns a panic into the call's error.
@@ -172,13 +176,29 @@ impl Parsed {
         }
     }
 
+    /// A failed field chain, placed at the chain whose marker ran last.
+    fn field_failure(&self, message: &str) -> Option<TemplateError> {
+        let site = tracking::last_field()?;
+        let message = tracking::field_message(message, &self.sites.get(site)?.identifier.text)?;
+        self.placed(site, Placement::Identifier, message)
+    }
+
     fn placed(&self, site: usize, placement: Placement, message: String) -> Option<TemplateError> {
         let site = self.sites.get(site)?;
+        let mut message = message;
         let place = match placement {
             Placement::Command => &site.command,
             Placement::Identifier => &site.identifier,
-            // A piped value has no node of its own; Go then points at the function.
-            Placement::Argument(index) => site.arguments.get(index).unwrap_or(&site.identifier),
+            Placement::Argument(index) => match site.arguments.get(index) {
+                Some(argument) => {
+                    let constant = site.constants.get(index).copied();
+                    let constant = constant.unwrap_or(arg_messages::Constant::No);
+                    message = arg_messages::reword(constant, &argument.text, message);
+                    argument
+                }
+                // A piped value has no node of its own; Go then points at the function.
+                None => &site.identifier,
+            },
         };
         Some(TemplateError::Exec {
             name: self.name.clone(),

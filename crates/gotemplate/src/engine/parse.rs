@@ -9,6 +9,11 @@ use gotmpl::parse::{ListNode, Parser};
 use super::limits::source_message;
 use super::{Engine, Parsed, TemplateError, hooks, messages, names, sites, structure};
 
+#[path = "parse_lex/mod.rs"]
+mod parse_lex;
+
+use parse_lex::Prefix;
+
 pub(crate) fn parse(engine: &Engine, source: &str) -> Result<Parsed, TemplateError> {
     let parse_error = |line: usize, message: String| TemplateError::Parse {
         name: engine.name.clone(),
@@ -28,11 +33,28 @@ pub(crate) fn parse(engine: &Engine, source: &str) -> Result<Parsed, TemplateErr
     }))
     .map_err(|_| parse_error(1, "the template could not be parsed".to_owned()))?
     .map_err(|e| {
-        let (line, message) = messages::go_parse_error(&e);
+        let (mut line, mut message) = messages::go_parse_error(&e);
+        if message.starts_with("template: multiple definition of template ") {
+            // gotmpl names another clash than Go's first (in Go's order of adding).
+            if let Some((at, name)) =
+                parse_lex::first_redefinition(source, &engine.name, left, right)
+            {
+                line = at;
+                message = format!("template: multiple definition of template {name:?}");
+            }
+        }
+        // gotmpl lexes differently from Go (it has no token for a stray character and
+        // refuses other inputs in its own words), so Go's first lexical error is found by
+        // Go's token rules. gotmpl lexes the whole source before parsing: its lexer error
+        // says nothing about where Go stops, its parser error does.
+        let lexical = lexical_error(engine, source)
+            .filter(|l| matches!(e, gotmpl::TemplateError::Lex { .. }) || l.line <= line.max(1));
         // gotmpl stops at some block-structure mistakes with its own words; Go reads the
         // source front to back, so a structural error no later than gotmpl's is Go's.
-        match structure::check(source, left, right) {
-            Err(s) if s.line <= line.max(1) => parse_error(s.line, s.message),
+        match (structure::check(source, left, right), lexical) {
+            (Err(s), Some(l)) if s.offset < l.action => parse_error(s.line, s.message),
+            (_, Some(l)) => parse_error(l.line, l.message),
+            (Err(s), None) if s.line <= line.max(1) => parse_error(s.line, s.message),
             _ => parse_error(line, message),
         }
     })?;
@@ -41,15 +63,20 @@ pub(crate) fn parse(engine: &Engine, source: &str) -> Result<Parsed, TemplateErr
 
     // Go stops at its first error in source order; gotmpl reported none, so take the
     // earliest of the structural and name errors.
-    let structural = structure::check(source, left, right).err();
+    let structural = structure::check(source, left, right)
+        .err()
+        .map(|s| (s.offset, s.line, s.message))
+        .into_iter()
+        .chain(lexical_error(engine, source).map(|l| (l.offset, l.line, l.message)))
+        .min_by_key(|(offset, _, _)| *offset);
     let named = trees
         .iter()
         .filter_map(|(_, tree)| names::first_error(tree, &engine.funcs))
         .min_by_key(|(offset, _)| *offset);
     let first = match (structural, named) {
-        (Some(s), Some((offset, _))) if s.offset <= offset => Some((s.line, s.message)),
+        (Some((s, line, message)), Some((offset, _))) if s <= offset => Some((line, message)),
         (_, Some((offset, message))) => Some((super::source::line_of(source, offset), message)),
-        (Some(s), None) => Some((s.line, s.message)),
+        (Some((_, line, message)), None) => Some((line, message)),
         (None, None) => None,
     };
     if let Some((line, message)) = first {
@@ -78,6 +105,59 @@ pub(crate) fn parse(engine: &Engine, source: &str) -> Result<Parsed, TemplateErr
         sites: Arc::new(site_table),
         limits: engine.limits,
     })
+}
+
+/// Go's first lexical error (or stray character), when Go's parser is known to reach it.
+fn lexical_error(engine: &Engine, source: &str) -> Option<parse_lex::LexError> {
+    let (left, right) = engine.delimiters();
+    let is_function = |name: &str| engine.funcs.contains(name) || names::BUILTINS.contains(&name);
+    // Go parses front to back: the source before the failing action must hold no error
+    // Go reports (gotmpl's, or a name check's). An unclosed block there is no error yet.
+    let clean_before = |offset: usize| {
+        let Some(prefix) = source.get(..offset) else { return Prefix::Unknown };
+        match structure::check(prefix, left, right) {
+            Ok(()) => {}
+            Err(s) if s.message == "unexpected EOF" => {}
+            Err(_) => return Prefix::Unknown,
+        }
+        names_before(engine, prefix)
+    };
+    // The same with the failing action cut at `offset` and closed there: Go has read and
+    // checked its tokens (variables included) before it reaches the one at `offset`.
+    let clean_through = |action: usize, offset: usize| match clean_before(action) {
+        Prefix::Clean => {
+            let Some(cut) = source.get(..offset) else { return Prefix::Unknown };
+            names_before(engine, &format!("{cut}{right}"))
+        }
+        other => other,
+    };
+    let context = parse_lex::Context {
+        name: &engine.name,
+        left,
+        right,
+        is_function: &is_function,
+        clean_before: &clean_before,
+        clean_through: &clean_through,
+    };
+    parse_lex::first_error(source, &context)
+}
+
+/// The first name error Go reports in a prefix gotmpl parses (which is then Go's first
+/// error there); `Unknown` when gotmpl refuses the prefix.
+fn names_before(engine: &Engine, prefix: &str) -> Prefix {
+    let (left, right) = engine.delimiters();
+    let parsed = catch_unwind(AssertUnwindSafe(|| {
+        gotmpl::Template::new(&engine.name).delims(left, right).parse(prefix)
+    }));
+    let Ok(Ok(checked)) = parsed else { return Prefix::Unknown };
+    let first = trees(&checked, &engine.name, prefix, left, right)
+        .iter()
+        .filter_map(|(_, tree)| names::first_error(tree, &engine.funcs))
+        .min_by_key(|(offset, _)| *offset);
+    match first {
+        Some((offset, message)) => Prefix::Error(offset, message),
+        None => Prefix::Clean,
+    }
 }
 
 /// Every template body by name: the definitions gotmpl kept (with Go's rules for

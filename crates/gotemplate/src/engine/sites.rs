@@ -11,8 +11,9 @@ use std::sync::Arc;
 
 use gotmpl::parse::{CommandNode, Expr, ListNode, Node, PipeNode, Pos, SmolStr};
 
+use super::arg_messages::Constant;
 use super::source::LineIndex;
-use super::{builtins, command_text, hooks};
+use super::{arg_messages, builtin_errors, builtins, command_text, hooks, tracking};
 use crate::budget::{self, Exceeded};
 use crate::{FuncError, FuncMap, Value};
 
@@ -46,6 +47,8 @@ pub(crate) struct Site {
     pub command: Place,
     /// The explicit arguments (Go reports type errors at the argument).
     pub arguments: Vec<Place>,
+    /// Which explicit arguments are literals (Go words their type errors differently).
+    pub constants: Vec<Constant>,
 }
 
 /// The real name of a (possibly aliased) identifier.
@@ -96,7 +99,28 @@ impl Rewriter<'_> {
         match node {
             Node::List(list) => self.list(list),
             Node::Action(action) => self.pipe(&mut action.pipe),
-            Node::If(branch) | Node::Range(branch) | Node::With(branch) => {
+            Node::Range(branch) => {
+                // Go refuses the range value at the node its pipeline evaluated last; that
+                // place is taken before the pipeline is rewritten.
+                let last = tracking::last_node(&branch.pipe).map(|node| {
+                    self.place(node_pos(node), command_text::argument(self.source, node))
+                });
+                self.pipe(&mut branch.pipe);
+                if let Some(place) = last {
+                    let check = if branch.pipe.decl.len() > 1 {
+                        tracking::RANGE_PAIR
+                    } else {
+                        tracking::RANGE
+                    };
+                    let alias = self.add_site(check, place.clone(), place, Vec::new(), Vec::new());
+                    branch.pipe.commands.push(tracking::range_command(branch.pipe.pos, alias));
+                }
+                self.list(&mut branch.body);
+                if let Some(else_body) = &mut branch.else_body {
+                    self.list(else_body);
+                }
+            }
+            Node::If(branch) | Node::With(branch) => {
                 self.pipe(&mut branch.pipe);
                 self.list(&mut branch.body);
                 if let Some(else_body) = &mut branch.else_body {
@@ -114,12 +138,13 @@ impl Rewriter<'_> {
     }
 
     fn pipe(&mut self, pipe: &mut PipeNode) {
-        for cmd in &mut pipe.commands {
-            self.command(cmd);
+        for (i, cmd) in pipe.commands.iter_mut().enumerate() {
+            self.command(cmd, i == 0);
         }
     }
 
-    fn command(&mut self, cmd: &mut CommandNode) {
+    /// `first`: the pipeline's first command (later ones receive a piped value).
+    fn command(&mut self, cmd: &mut CommandNode, first: bool) {
         // The command's text is taken before any of its parts are renamed (nested sites
         // print real names anyway, but the order keeps this independent of that).
         let is_call =
@@ -130,18 +155,30 @@ impl Rewriter<'_> {
                 .args
                 .iter()
                 .skip(1)
-                .map(|arg| self.place(arg.pos(), command_text::argument(self.source, arg)))
+                .map(|arg| {
+                    // Go converts a pipeline's value at the node it evaluated last.
+                    let node = tracking::last_of(arg).unwrap_or(arg);
+                    self.place(node_pos(node), command_text::argument(self.source, node))
+                })
                 .collect();
+            let constants = cmd.args.iter().skip(1).map(constant).collect();
             if let Some(Expr::Identifier(pos, name)) = cmd.args.first_mut() {
                 let identifier = self.place(*pos, name.to_string());
-                *name = self.add_site(name, identifier, command, arguments);
+                *name = self.add_site(name, identifier, command, arguments, constants);
             }
             for arg in cmd.args.iter_mut().skip(1) {
                 self.expr(arg);
             }
         } else {
-            for arg in &mut cmd.args {
-                self.expr(arg);
+            // A field given arguments or a piped value is an error in its own words, which
+            // stays gotmpl's; only a field standing alone as a command is marked.
+            let alone = first && cmd.args.len() == 1;
+            for (i, arg) in cmd.args.iter_mut().enumerate() {
+                if i == 0 && !alone {
+                    self.expr_unmarked(arg);
+                } else {
+                    self.expr(arg);
+                }
             }
         }
     }
@@ -151,8 +188,31 @@ impl Rewriter<'_> {
             Expr::Identifier(pos, name) if self.is_function(name) => {
                 // Go evaluates a function used as an operand as its own command.
                 let place = self.place(*pos, name.to_string());
-                *name = self.add_site(name, place.clone(), place, Vec::new());
+                *name = self.add_site(name, place.clone(), place, Vec::new(), Vec::new());
             }
+            Expr::Field(..) | Expr::Variable(..) => {
+                let place = self.place(node_pos(expr), command_text::argument(self.source, expr));
+                if tracking::mark_fields(expr, SmolStr::default()).is_some() {
+                    let alias = self.add_site(
+                        tracking::FIELD,
+                        place.clone(),
+                        place,
+                        Vec::new(),
+                        Vec::new(),
+                    );
+                    if let Some(marked) = tracking::mark_fields(expr, alias) {
+                        *expr = marked;
+                    }
+                }
+            }
+            _ => self.expr_unmarked(expr),
+        }
+    }
+
+    /// `expr` rewritten without marking a field chain at its top.
+    fn expr_unmarked(&mut self, expr: &mut Expr) {
+        match expr {
+            Expr::Identifier(_, name) if self.is_function(name) => self.expr(expr),
             Expr::Pipe(_, pipe) => self.pipe(pipe),
             Expr::Chain(_, inner, _) => self.expr(inner),
             _ => {}
@@ -165,6 +225,7 @@ impl Rewriter<'_> {
         identifier: Place,
         command: Place,
         arguments: Vec<Place>,
+        constants: Vec<Constant>,
     ) -> SmolStr {
         let id = self.sites.len();
         self.sites.push(Site {
@@ -173,8 +234,37 @@ impl Rewriter<'_> {
             identifier,
             command,
             arguments,
+            constants,
         });
         SmolStr::from(format!("{function}{ALIAS_SEPARATOR}{id}"))
+    }
+}
+
+/// Where Go's parser puts a node: a field or variable followed by fields (`.d.x`, `$.n`) is
+/// a chain folded into one node, positioned at its second part (`.x`, `.n`).
+pub(crate) fn node_pos(expr: &Expr) -> Pos {
+    let mut pos = expr.pos();
+    match expr {
+        Expr::Field(_, fields) if fields.len() > 1 => {
+            let first = fields.first().map_or(0, |f| f.len());
+            pos.offset = pos.offset.saturating_add(1 + first);
+        }
+        Expr::Variable(_, name, fields) if !fields.is_empty() => {
+            pos.offset = pos.offset.saturating_add(name.len());
+        }
+        _ => {}
+    }
+    pos
+}
+
+fn constant(arg: &Expr) -> Constant {
+    match arg {
+        Expr::Nil(_) => Constant::Nil,
+        Expr::String(..) | Expr::Number(..) | Expr::Bool(..) => Constant::Literal,
+        Expr::Field(_, fields) | Expr::Variable(_, _, fields) if !fields.is_empty() => {
+            Constant::Field
+        }
+        _ => Constant::No,
     }
 }
 
@@ -187,17 +277,35 @@ pub(crate) fn wrappers(sites: &[Site], funcs: &FuncMap) -> gotmpl::FuncMap {
         let alias = format!("{}{ALIAS_SEPARATOR}{id}", site.function);
         if let Some(func) = funcs.get(&site.function).cloned() {
             let function = site.function.clone();
+            let constants = site.constants.clone();
             let wrapper: gotmpl::ValueFunc = Arc::new(move |args: &[Value]| {
                 let fail =
                     |error: FuncError| gotmpl::TemplateError::Exec(encode(id, &function, &error));
                 budget::step().map_err(|e| fail(exceeded(&e)))?;
-                let result = func(args).map_err(fail)?;
+                let mut result = func(args);
+                // Each retry makes one more literal an integer: at most one per argument.
+                let mut converted: Option<Vec<Value>> = None;
+                for _ in 0..args.len() {
+                    let Err(error) = &result else { break };
+                    let now = converted.as_deref().unwrap_or(args);
+                    let Some(next) = arg_messages::untyped_integer(error, now, &constants) else {
+                        break;
+                    };
+                    result = func(&next);
+                    converted = Some(next);
+                }
+                let result = result.map_err(fail)?;
                 charge(&result, args).map_err(|e| fail(exceeded(&e)))?;
                 Ok(result)
             });
             out.insert(alias, wrapper);
+        } else if site.function == tracking::FIELD {
+            out.insert(alias, tracking::field_marker(id));
+        } else if site.function == tracking::RANGE || site.function == tracking::RANGE_PAIR {
+            let pair = site.function == tracking::RANGE_PAIR;
+            out.insert(alias, tracking::range_check(pair, move |e| encode(id, "range", e)));
         } else if let Some(name) = builtins::GUARDED.iter().copied().find(|b| *b == site.function) {
-            out.insert(alias, builtin_wrapper(id, name));
+            out.insert(alias, builtin_wrapper(id, name, site.constants.clone()));
         }
     }
     let hook: gotmpl::ValueFunc = Arc::new(|_: &[Value]| {
@@ -211,13 +319,17 @@ pub(crate) fn wrappers(sites: &[Site], funcs: &FuncMap) -> gotmpl::FuncMap {
     out
 }
 
-/// A builtin's wrapper: its own errors stay gotmpl's (unplaced, as before); the budget's are
-/// placed at the call like a function's.
-fn builtin_wrapper(id: usize, name: &'static str) -> gotmpl::ValueFunc {
+/// A builtin's wrapper: Go's failures of the builtin (`builtin_errors`) and the budget's are
+/// placed at the call like a function's; gotmpl's remaining errors stay unplaced.
+fn builtin_wrapper(id: usize, name: &'static str, kinds: Vec<Constant>) -> gotmpl::ValueFunc {
     Arc::new(move |args: &[Value]| {
         let fail = |error: FuncError| gotmpl::TemplateError::Exec(encode(id, name, &error));
         budget::step().map_err(|e| fail(exceeded(&e)))?;
         builtins::precheck(name, args).map_err(fail)?;
+        // Go's own failure of the builtin, placed at the call with Go's words.
+        if let Some(message) = builtin_errors::check(name, args, &kinds) {
+            return Err(fail(FuncError::call(message)));
+        }
         let result = builtins::run(name, args)?;
         if builtins::produces_data(name) {
             charge(&result, args).map_err(|e| fail(exceeded(&e)))?;

@@ -27,10 +27,6 @@ pub struct Fixed {
     pub exception: Option<&'static str>,
 }
 
-/// Go converts an untyped constant such as `1e3` to a function's `int` parameter; certgate
-/// sees a float64 and cannot tell a literal from data (a float64 from data is an error in Go
-/// as well).
-pub const UNTYPED_CONSTANT: &str = "untyped float constant passed to an int parameter";
 /// Go tells a key present with a null value (an `interface {}` holding nil: refused for a map
 /// parameter, `got interface {}`) from a missing key or the `nil` literal (a nil map,
 /// accepted); certgate's data has one nil and treats it as the latter.
@@ -42,7 +38,537 @@ pub const SLICE_CAP: &str = "slice bounds checked against Go's capacity";
 /// certgate-sprig's crate docs.
 pub const SEMVER: &str = "semver's result prints as a dictionary";
 
+/// Go converts a function's arguments one by one, left to right, each before the next is
+/// evaluated; gotmpl evaluates every argument before the call, so a later argument that
+/// fails to evaluate (a field chain, a nested call) fails first. Go names an earlier argument
+/// that does not convert.
+pub const EVALUATED_FIRST: &str =
+    "a later argument fails to evaluate before Go's conversion of an earlier one";
+/// sprig functions returning Go types certgate does not have (`int64` from `toDecimal`,
+/// `[]string` from `toStrings`, `[]int` from `until`): certgate names its own (`int`,
+/// `[]interface {}`).
+pub const GO_TYPES: &str = "a sprig result of Go type int64, []string or []int";
+/// A node's place and message in a placed execution error.
+fn placed(text: &str) -> Option<((usize, usize), &str, &str)> {
+    let rest = text.strip_prefix("template: ")?;
+    let (_, rest) = rest.split_once(':')?;
+    let (line, rest) = rest.split_once(':')?;
+    let (column, rest) = rest.split_once(": executing ")?;
+    let (_, rest) = rest.split_once(" at <")?;
+    let (node, message) = rest.split_once(">: ")?;
+    Some(((line.parse().ok()?, column.parse().ok()?), node, message))
+}
+
+/// Whether `message` is Go's refusal of an argument (conversion or field evaluation).
+fn argument_failure(message: &str) -> bool {
+    [
+        "wrong type for value; ",
+        "invalid value; ",
+        "expected ",
+        "can't handle ",
+        "cannot assign nil to ",
+        "can't evaluate field ",
+    ]
+    .iter()
+    .any(|p| message.starts_with(p))
+}
+
+/// Go's message with the types certgate does not have named as certgate names them.
+fn certgate_types(message: &str) -> String {
+    let message = message.replace("[]string", "[]interface {}").replace("int64", "int");
+    // `[]int` as a whole word (`[]interface {}` starts with the same bytes).
+    let mut out = String::new();
+    let mut rest = message.as_str();
+    while let Some(at) = rest.find("[]int") {
+        let after = &rest[at + 5..];
+        out.push_str(&rest[..at]);
+        if after.is_empty() || after.starts_with([' ', ';', ',']) {
+            out.push_str("[]interface {}");
+        } else {
+            out.push_str("[]int");
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The named class of a pair of differing error texts (certgate's, Go's), if any.
+pub fn wording(ours: &str, go: &str) -> Option<&'static str> {
+    if ours.contains("slice: list index out of range") {
+        return Some(SLICE_CAP);
+    }
+    // A null stored in the data: Go's nil `interface {}`, certgate's nil, wherever it is
+    // refused (certgate may accept it as a nil map and fail later).
+    if go.ends_with("; got interface {}")
+        || go.ends_with("error calling len: len of nil pointer")
+        || go.ends_with("cannot index slice/array with type interface {}")
+            && ours.ends_with("cannot index slice/array with nil")
+    {
+        return Some(NIL_DATA);
+    }
+    let ((ours_at, ours_node, ours_msg), (go_at, go_node, go_msg)) = (placed(ours)?, placed(go)?);
+    if ours_at == go_at && ours_node == go_node {
+        return (certgate_types(go_msg) == ours_msg).then_some(GO_TYPES);
+    }
+    let evaluation =
+        ours_msg.starts_with("can't evaluate field ") || ours_msg.starts_with("error calling ");
+    (go_at < ours_at && evaluation && argument_failure(go_msg)).then_some(EVALUATED_FIRST)
+}
+
 pub const CASES: &[Fixed] = &[
+    // The long mode's `merge .m .m.a $`, reduced: Go's process dies, certgate prints a value.
+    Fixed {
+        template: r#"{{ merge .m $ | print }}"#,
+        data: r#"{"m":{"a":1}}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error("the Go process crashed: fatal error: stack overflow"),
+        exception: Some(CYCLIC_MAP),
+    },
+    // Listed wording classes, one representative each (see `wording`).
+    Fixed {
+        template: r#"{{with "s"}}{{kindIs 1e3 .l}}{{end}}"#,
+        data: "{}",
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:21: executing "t" at <1e3>: expected string; found 1e3"#,
+        ),
+        exception: Some(EVALUATED_FIRST),
+    },
+    Fixed {
+        template: r#"{{toDecimal "7" | len}}"#,
+        data: "{}",
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:18: executing "t" at <len>: error calling len: len of type int64"#,
+        ),
+        exception: Some(GO_TYPES),
+    },
+    Fixed {
+        template: r#"{{(toStrings .l).x}}"#,
+        data: r#"{"l":[1]}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:13: executing "t" at <.l>: can't evaluate field x in type []string"#,
+        ),
+        exception: Some(GO_TYPES),
+    },
+    Fixed {
+        template: r#"{{define "t"}}[{{.}}]{{end}}{{template "t" .l}} {{block "b" false}}<{{.}}>{{end}} {{block "b" .m}}<{{.}}>{{end}}"#,
+        data: "{}",
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1: template: multiple definition of template "b""#,
+        ),
+        // Go's first clash in its order of adding (certgate-gotemplate: engine/parse_lex).
+        exception: None,
+    },
+    // Execution errors placed and worded as Go does (certgate-gotemplate: engine/tracking.rs for
+    // fields and range, engine/builtin_errors.rs for builtins, engine/arg_messages.rs for
+    // literal arguments; certgate-sprig: arguments named in Go's order).
+    Fixed {
+        template: r#"{{range $i, $v := 1}}{{$i}}{{end}}"#,
+        data: r#"{}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:18: executing "t" at <1>: can't use 1 to iterate over more than one variable"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{range $i, $v := .e}}{{$i}}{{end}}"#,
+        data: r#"{"e":""}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:18: executing "t" at <.e>: range can't iterate over "#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{range (index .strs 1)}}{{.}}{{end}}"#,
+        data: r#"{"strs":["b","a"]}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:21: executing "t" at <1>: range can't iterate over a"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{range 1e3}}{{.}}{{end}}"#,
+        data: r#"{}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:8: executing "t" at <1e3>: range can't iterate over 1000"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{with $x := print .s}}{{ge $ .z}}{{end}}"#,
+        data: r#"{"s":"x"}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:30: executing "t" at <.z>: can't evaluate field z in type string"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{.d.y.z}}"#,
+        data: r#"{"d":{"y":3}}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:4: executing "t" at <.d.y.z>: can't evaluate field z in type interface {}"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{define "b"}}{{.f}}{{end}}{{template "b" .l}}"#,
+        data: r#"{"l":[1]}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:16: executing "b" at <.f>: can't evaluate field f in type []interface {}"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{$x := 1}}{{$x.a}}"#,
+        data: r#"{}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:15: executing "t" at <$x.a>: can't evaluate field a in type int"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{lt .f false}}"#,
+        data: r#"{"f":1.5}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <lt .f false>: error calling lt: incompatible types for comparison: float64 and bool"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{ge .l 'a' | not}}"#,
+        data: r#"{"l":[1]}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <ge .l 'a'>: error calling ge: invalid type for comparison"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{eq 1 1 "a"}} {{eq 1 2 "a"}}"#,
+        data: r#"{}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:17: executing "t" at <eq 1 2 "a">: error calling eq: incompatible types for comparison: int and string"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{ne .l .m}}"#,
+        data: r#"{"l":[1],"m":{"a":1}}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <ne .l .m>: error calling ne: non-comparable types [%!s(int=1)]: []interface {}, map[string]interface {}: map[a:1]"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{eq .m .m}}"#,
+        data: r#"{"m":{"a":true}}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <eq .m .m>: error calling eq: non-comparable type map[a:%!s(bool=true)]: map[string]interface {}"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{1e3 | len}}"#,
+        data: r#"{}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:8: executing "t" at <len>: error calling len: len of type float64"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{len .missing}}"#,
+        data: r#"{}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <len .missing>: error calling len: reflect: call of reflect.Value.Type on zero Value"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{index -3 .missing ""}}"#,
+        data: r#"{}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <index -3 .missing "">: error calling index: can't index item of type int"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{index .s 0 1}}"#,
+        data: r#"{"s":"ab"}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <index .s 0 1>: error calling index: can't index item of type uint8"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{index .m 1}}"#,
+        data: r#"{"m":{}}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <index .m 1>: error calling index: value has type int; should be string"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{index .l 1 0}}"#,
+        data: r#"{"l":[1,null]}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <index .l 1 0>: error calling index: index of nil pointer"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{index .l 2}}"#,
+        data: r#"{"l":[1,2]}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <index .l 2>: error calling index: reflect: slice index out of range"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{slice 'a'}}"#,
+        data: r#"{}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <slice 'a'>: error calling slice: can't slice item of type int"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{slice "3" $.n}}"#,
+        data: r#"{"n":0}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <slice "3" $.n>: error calling slice: cannot index slice/array with type interface {}"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{slice "abc" .missing}}"#,
+        data: r#"{}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <slice "abc" .missing>: error calling slice: cannot index slice/array with nil"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{slice .l 7}}"#,
+        data: r#"{"l":[1,2,3]}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <slice .l 7>: error calling slice: index out of range: 7"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{slice "ab" 2 1}}"#,
+        data: r#"{}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <slice "ab" 2 1>: error calling slice: invalid slice index: 2 > 1"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{camelcase $}}"#,
+        data: r#"{"a":1}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:12: executing "t" at <$>: wrong type for value; expected string; got map[string]interface {}"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{hasPrefix 1 ""}}"#,
+        data: r#"{}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:12: executing "t" at <1>: expected string; found 1"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{merge -3 0 0}}"#,
+        data: r#"{}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:8: executing "t" at <-3>: can't handle -3 for arg of type map[string]interface {}"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{split .f $.n}}"#,
+        data: r#"{"f":1.5,"n":2}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:8: executing "t" at <.f>: wrong type for value; expected string; got float64"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{initials (len .strs)}}"#,
+        data: r#"{"strs":["a"]}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:16: executing "t" at <.strs>: wrong type for value; expected string; got int"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{b32enc .d.x}}"#,
+        data: r#"{"d":{"x":1}}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:11: executing "t" at <.d.x>: wrong type for value; expected string; got int"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{keys .m 0}}"#,
+        data: r#"{"m":{}}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:10: executing "t" at <0>: can't handle 0 for arg of type map[string]interface {}"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{seq false 2.5}}"#,
+        data: r#"{}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:6: executing "t" at <false>: expected integer; found false"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{trimSuffix nil "a"}}"#,
+        data: r#"{}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:13: executing "t" at <nil>: cannot assign nil to string"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{set .missing "a" 1}}"#,
+        data: r#"{}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <set .missing "a" 1>: error calling set: assignment to entry in nil map"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{semver "x"}}"#,
+        data: r#"{}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <semver "x">: error calling semver: invalid semantic version"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{semverCompare "" "ab"}}"#,
+        data: r#"{}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <semverCompare "" "ab">: error calling semverCompare: improper constraint: """#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{slice .l "" "3"}}"#,
+        data: r#"{"l":[1]}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <slice .l "" "3">: error calling slice: reflect.Value.Slice: slice index out of bounds"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{.s | len}} {{abbrevboth 1e3 1 ""}}"#,
+        data: r#"{"s":"ab"}"#,
+        sprig: true,
+        float64: true,
+        upstream: Upstream::Output(r#"2 "#),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{define "b"}}{{range $i, $v := .}}{{end}}{{end}}{{template "b" true}}"#,
+        data: r#"{}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:32: executing "b" at <.>: range can't iterate over true"#,
+        ),
+        exception: None,
+    },
     // Fixed in certgate-gotemplate (builtins::run): Go's escapers are variadic.
     Fixed {
         template: r#"{{urlquery .f ""}}|{{js 1 2}}|{{html}}"#,
@@ -238,7 +764,9 @@ pub const CASES: &[Fixed] = &[
         sprig: true,
         float64: false,
         upstream: Upstream::Output(""),
-        exception: Some(UNTYPED_CONSTANT),
+        // Fixed (engine/arg_messages.rs): an integral float literal refused as no integer is
+        // passed again as the integer Go converts it to.
+        exception: None,
     },
     Fixed {
         template: "{{merge .z}}",
@@ -260,13 +788,40 @@ pub const CASES: &[Fixed] = &[
     },
 ];
 
+/// sprig's `keys` and `values` list a Go map's entries in Go's map iteration order, which is
+/// random; certgate lists them in key order. Same entries, another order.
+/// How the test reports an oracle process that died on a case (a Go fatal error, which
+/// `recover` cannot catch).
+pub const GO_CRASHED: &str = "the Go process crashed: ";
+/// sprig's `merge`, `mergeOverwrite`, `set` and `unset` change their first dict in place in Go,
+/// so `merge .m .m.a $` makes `.m` hold the root that holds `.m`; printing it recurses until
+/// Go's stack limit, a fatal error that ends the whole process (a propagator would crash).
+/// certgate's values are immutable (docs/templates.md), so the result is finite.
+pub const CYCLIC_MAP: &str = "Go crashes printing a map made cyclic by an in-place merge or set";
+pub const MAP_ORDER: &str = "sprig's keys or values in Go's random map order";
+
+/// Whether two outputs hold the same bytes in some order.
+fn same_bytes(ours: &Outcome, theirs: &Outcome) -> bool {
+    let (Outcome::Output(a), Outcome::Output(b)) = (ours, theirs) else {
+        return false;
+    };
+    let (mut a, mut b) = (a.clone().into_bytes(), b.clone().into_bytes());
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
+}
+
 /// The reason a generated template is a listed exception, if it contains one's pattern.
 pub fn excepted(template: &str, ours: &Outcome, theirs: &Outcome) -> Option<&'static str> {
+    if let (Outcome::Output(_), Outcome::Error(go)) = (ours, theirs)
+        && go.starts_with(GO_CRASHED)
+        && go.contains("stack overflow")
+    {
+        return Some(CYCLIC_MAP);
+    }
     if let (Outcome::Error(ours), Outcome::Output(_)) = (ours, theirs) {
-        if ours.contains("slice index out of range") {
-            return Some(SLICE_CAP);
-        }
-        return ours.contains("expected int; got float64").then_some(UNTYPED_CONSTANT);
+        return (ours.contains("slice index out of") || ours.contains("list index out of range"))
+            .then_some(SLICE_CAP);
     }
     if let (Outcome::Output(_), Outcome::Error(go)) = (ours, theirs) {
         return go.contains("; got interface {}").then_some(NIL_DATA);
@@ -274,6 +829,9 @@ pub fn excepted(template: &str, ours: &Outcome, theirs: &Outcome) -> Option<&'st
     let (Outcome::Output(_), Outcome::Output(_)) = (ours, theirs) else {
         return None;
     };
+    if (template.contains("keys ") || template.contains("values ")) && same_bytes(ours, theirs) {
+        return Some(MAP_ORDER);
+    }
     if template.contains("semver ") {
         return Some(SEMVER);
     }
