@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 
-use granit_parser::{ScalarStyle, Scanner, StrInput, TokenType};
+use granit_parser::{ScalarStyle, TokenType};
 
 /// `text` with every plain scalar that libyaml reads with a final `:` in a flow collection
 /// written single-quoted, as far as the text scans; `text` itself when there is none.
@@ -25,7 +25,7 @@ pub fn rewrite(text: &str) -> Cow<'_, str> {
     // The span of the last plain scalar in a flow collection, while it is the last token.
     let mut last_plain: Option<(usize, usize)> = None;
     let mut found = Vec::new();
-    for token in Scanner::new(StrInput::new(text)) {
+    for token in crate::tokens::tokens(text) {
         // Up to a scanner error (which the decoder reports or works around and then calls
         // this again on the changed text), the scalars found are rewritten.
         let Ok(token) = token else { break };

@@ -8,7 +8,7 @@
 //! is separation space. The parser used here (YAML 1.2) reads all of them as separation space,
 //! so documents that decode are checked against the source text.
 
-use granit_parser::{Scanner, StrInput, TokenType};
+use granit_parser::TokenType;
 
 use crate::YamlError;
 use crate::root_extent::RootExtent;
@@ -22,7 +22,7 @@ pub fn check(text: &str) -> Option<YamlError> {
     let mut tokens = Vec::new();
     // Up to a scanner error: the decoder worked around it (it decoded the text), and the
     // tokens before it are the ones libyaml reads first.
-    for token in Scanner::new(StrInput::new(text)) {
+    for token in crate::tokens::tokens(text) {
         let Ok(token) = token else { break };
         tokens.push(token);
     }

@@ -6,7 +6,7 @@
 //! content" in a flow collection. (An explicit empty key, `?` then `:`, is read by both.)
 //! Documents that decode are checked for such a `:` in the token stream.
 
-use granit_parser::{Scanner, StrInput, TokenType};
+use granit_parser::TokenType;
 
 use crate::YamlError;
 use crate::root_extent::RootExtent;
@@ -22,7 +22,7 @@ pub fn check(text: &str) -> Option<YamlError> {
     let mut open: Vec<(bool, usize, bool)> = vec![(false, 0, false)];
     let mut content = false;
     let mut extent = RootExtent::default();
-    for token in Scanner::new(StrInput::new(text)) {
+    for token in crate::tokens::tokens(text) {
         let Ok(token) = token else { return None };
         if extent.past_root(token.token_type()) {
             return None;

@@ -33,6 +33,7 @@ mod resolve;
 mod root_extent;
 mod sort;
 mod timestamp;
+mod tokens;
 mod trailing;
 
 /// Largest YAML text [`from_yaml`] accepts, in bytes. Kubernetes objects are far smaller

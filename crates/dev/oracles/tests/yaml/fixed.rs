@@ -24,6 +24,11 @@ pub const DECODE: &[DecodeCase] = &[
     DecodeCase { yaml: "a: 1\n---\n: x", upstream: "ok {\"a\":1}", exception: None },
     DecodeCase { yaml: "8\n#\n- x\n-\ty", upstream: "ok 8", exception: None },
     DecodeCase {
+        yaml: "8\n# \n-\tx",
+        upstream: "err yaml: line 3: found character that cannot start any token",
+        exception: None,
+    },
+    DecodeCase {
         yaml: "[a]\n?\tx",
         upstream: "err yaml: line 2: found character that cannot start any token",
         exception: None,
