@@ -6,6 +6,9 @@
 //! failure, keeping the stack of open collections. This runs once per failed document and
 //! costs one more linear parse.
 
+use std::iter::Peekable;
+use std::str::CharIndices;
+
 use granit_parser::Event;
 
 /// A collection libyaml would have on its marks stack.
@@ -203,16 +206,7 @@ pub fn flow_at(text: &str, found: &Failure, offset: usize) -> Option<(Open, usiz
                 while chars.next_if(|&(_, c)| c != '\n').is_some() {}
             }
             '\'' | '"' if token_start => {
-                while let Some((_, q)) = chars.next() {
-                    if q == '\\' && c == '"' {
-                        chars.next();
-                    } else if q == c {
-                        if c == '\'' && chars.next_if(|&(_, n)| n == '\'').is_some() {
-                            continue;
-                        }
-                        break;
-                    }
-                }
+                skip_quoted(&mut chars, c);
             }
             '[' | '{' if token_start || !stack.is_empty() => {
                 let kind = if c == '[' { Open::FlowSequence } else { Open::FlowMapping };
@@ -256,16 +250,7 @@ pub fn empty_flow_entry(text: &str, until: usize) -> Option<usize> {
             }
             '\'' | '"' if token_start => {
                 entry_open = false;
-                while let Some((_, q)) = chars.next() {
-                    if q == '\\' && c == '"' {
-                        chars.next();
-                    } else if q == c {
-                        if c == '\'' && chars.next_if(|&(_, n)| n == '\'').is_some() {
-                            continue;
-                        }
-                        break;
-                    }
-                }
+                skip_quoted(&mut chars, c);
             }
             _ => entry_open = false,
         }
@@ -273,4 +258,19 @@ pub fn empty_flow_entry(text: &str, until: usize) -> Option<usize> {
         previous = c;
     }
     None
+}
+
+/// Consumes a quoted scalar opened by `quote` up to its closing quote (`\"` escapes in double
+/// quotes, `''` in single quotes), or to the end of the text.
+fn skip_quoted(chars: &mut Peekable<CharIndices<'_>>, quote: char) {
+    while let Some((_, c)) = chars.next() {
+        if c == '\\' && quote == '"' {
+            chars.next();
+        } else if c == quote {
+            if quote == '\'' && chars.next_if(|&(_, n)| n == '\'').is_some() {
+                continue;
+            }
+            break;
+        }
+    }
 }
