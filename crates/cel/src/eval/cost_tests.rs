@@ -154,12 +154,3 @@ fn joined_map_pyramids_exceed_the_limit_as_in_cel_go() {
     let either = env.env.compile(&format!("{pyramid} || {pyramid}")).expect("compiles");
     assert_eq!(either.eval_with_limit(&values, 1_000_000).map(|e| e.cost), Ok(513_349));
 }
-
-/// Prints certgate's cost for the rules in `CERTGATE_CEL_COST_PROBE` (one per line).
-#[test]
-#[ignore = "a reading aid, run by hand"]
-fn probe() {
-    for rule in std::env::var("CERTGATE_CEL_COST_PROBE").unwrap_or_default().lines() {
-        eprintln!("{:?}\t{rule}", actual_cost(rule));
-    }
-}
