@@ -302,10 +302,16 @@ impl Substitution {
             return true;
         }
         if let Type::Param(p2) = t2 {
-            return self.bind_param(p2, t2, t1, depth);
+            match self.bind_param(p2, t2, t1, depth) {
+                Substituted::Valid => return true,
+                Substituted::Conflicts => return false,
+                // `t2` is unbound but cannot take `t1` (`t1` is bound to `t2`, say):
+                // try the other direction, as cel-go does.
+                Substituted::Unbound => {}
+            }
         }
         if let Type::Param(p1) = t1 {
-            return self.bind_param(p1, t1, t2, depth);
+            return self.bind_param(p1, t1, t2, depth) == Substituted::Valid;
         }
         if t1.is_dyn_or_error() || t2.is_dyn_or_error() {
             return true;
@@ -335,25 +341,31 @@ impl Substitution {
     /// Unifies the parameter `param` (the type `param_ty`) with `other`: agrees with its
     /// binding if it has one (widening the binding), otherwise binds it, unless that
     /// would make a type contain itself.
-    fn bind_param(&mut self, param: &str, param_ty: &Type, other: &Type, depth: usize) -> bool {
+    fn bind_param(
+        &mut self,
+        param: &str,
+        param_ty: &Type,
+        other: &Type,
+        depth: usize,
+    ) -> Substituted {
         if let Some(bound) = self.bindings.get(param).cloned() {
             if *other == bound {
-                return true;
+                return Substituted::Valid;
             }
             if !self.assignable(other, &bound, depth + 1) {
-                return false;
+                return Substituted::Conflicts;
             }
             let widened = most_general(other, &bound);
             if self.not_referenced_in(param_ty, &widened, 0) {
                 self.bind(param, widened);
             }
-            return true;
+            return Substituted::Valid;
         }
         if !self.not_referenced_in(param_ty, other, 0) {
-            return false;
+            return Substituted::Unbound;
         }
         self.bind(param, other.clone());
-        true
+        Substituted::Valid
     }
 
     /// The occurs check: whether `param` does not occur in `within`, following bindings.
@@ -377,6 +389,18 @@ impl Substitution {
             _ => true,
         }
     }
+}
+
+/// How unifying a type parameter with another type went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Substituted {
+    /// They agree; the parameter is (now) bound accordingly.
+    Valid,
+    /// The parameter's binding disagrees with the other type.
+    Conflicts,
+    /// The parameter is unbound and cannot be bound to the other type without
+    /// containing itself (the other type may still be bound to the parameter).
+    Unbound,
 }
 
 /// The more general of two agreeing types: `dyn` and parameters over concrete types,

@@ -191,3 +191,14 @@ fn errors_without_the_source_name_byte_offsets() {
     let errors = run("n + x").err().unwrap_or_else(|| panic!("n + x checked"));
     assert_eq!(errors.to_string(), "at byte 4: undeclared reference to 'x' (in container '')");
 }
+
+#[test]
+fn comprehensions_over_empty_literals_check() {
+    // The accumulator's parameter ends up bound to the element's; unifying the two
+    // must succeed from either side instead of failing the occurs check.
+    for source in ["[].map(x, x)", "[].filter(x, true)", "{}.map(k, k)"] {
+        assert_eq!(root_type(source), Type::list(Type::Dyn), "{source}");
+    }
+    assert_eq!(root_type("[].map(x, x).size() == 0"), Type::Bool);
+    assert_eq!(root_type("[].map(x, x + 1)"), Type::list(Type::Int));
+}
