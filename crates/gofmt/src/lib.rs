@@ -15,10 +15,13 @@ mod float;
 mod json;
 mod printf;
 mod quote;
+pub mod unicode;
 pub mod url;
+mod utf8;
 
 pub use duration::{DurationError, GoDuration};
 pub use float::{format_float_f, format_float_g, json_float};
 pub use json::{JsonEscape, json, push_json_string, unmarshal_kind};
 pub use printf::{Arg, sprint, sprintf, sprintln};
 pub use quote::{go_string_slice, quote, quote_bytes, quote_list};
+pub use utf8::lossy_utf8;

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use unicode_general_category::{GeneralCategory, get_general_category};
+pub(crate) use crate::unicode::is_print;
 
 /// Go's `%q` / `strconv.Quote` of a string: printable characters (ASCII or not) are kept,
 /// everything else is escaped the way Go escapes it.
@@ -102,46 +102,6 @@ fn push_escaped_as(out: &mut String, c: char, quote: char, ascii: bool) {
     }
 }
 
-/// Go's `unicode.IsPrint` (which `strconv.IsPrint` mirrors): letters, marks, numbers,
-/// punctuation, symbols and the ASCII space. Other spaces (U+00A0, U+3000), line and
-/// paragraph separators, controls, format characters (U+00AD, U+200B..U+200F, U+FEFF),
-/// private-use and unassigned code points are not printable.
-///
-/// The category tables come from `unicode-general-category`, whose Unicode version may be
-/// newer than the one of the Go release upstream was built with; the two differ only on
-/// code points assigned in between.
-pub(crate) fn is_print(c: char) -> bool {
-    if c == ' ' {
-        return true;
-    }
-    use GeneralCategory as G;
-    matches!(
-        get_general_category(c),
-        G::UppercaseLetter
-            | G::LowercaseLetter
-            | G::TitlecaseLetter
-            | G::ModifierLetter
-            | G::OtherLetter
-            | G::NonspacingMark
-            | G::SpacingMark
-            | G::EnclosingMark
-            | G::DecimalNumber
-            | G::LetterNumber
-            | G::OtherNumber
-            | G::ConnectorPunctuation
-            | G::DashPunctuation
-            | G::OpenPunctuation
-            | G::ClosePunctuation
-            | G::InitialPunctuation
-            | G::FinalPunctuation
-            | G::OtherPunctuation
-            | G::MathSymbol
-            | G::CurrencySymbol
-            | G::ModifierSymbol
-            | G::OtherSymbol
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::{go_string_slice, quote, quote_bytes, quote_list};
@@ -193,6 +153,10 @@ mod tests {
             ),
             ("<&>", r#""<&>""#),
             ("a\"b\n\u{1}é", "\"a\\\"b\\n\\x01é\""),
+            // Assigned after Unicode 15.0 (go1.26's tables): unassigned to Go, so escaped.
+            ("\u{113c7}\u{1cc00}", r#""\U000113c7\U0001cc00""#),
+            // Assigned in Unicode 15.0 itself (U+1F6DC, U+11F00): printable.
+            ("\u{1f6dc}\u{11f00}", "\"\u{1f6dc}\u{11f00}\""),
         ];
         for (input, want) in cases {
             assert_eq!(quote(input), want, "quote({input:?})");

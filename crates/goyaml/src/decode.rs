@@ -580,7 +580,7 @@ fn scalar_value(node: &Node, value: &str) -> Result<GoValue, Fatal> {
         let data = base64::engine::general_purpose::STANDARD
             .decode(compact.as_bytes())
             .map_err(|_| "!!binary value contains invalid base64 data".to_owned())?;
-        return Ok(GoValue::Str(go_lossy_utf8(&data)));
+        return Ok(GoValue::Str(certgate_gofmt::lossy_utf8(&data)));
     }
     Ok(match resolved {
         Scalar::Null => GoValue::Null,
@@ -592,28 +592,6 @@ fn scalar_value(node: &Node, value: &str) -> Result<GoValue, Fatal> {
         Scalar::Time(t) => GoValue::Time(t),
         Scalar::Merge => GoValue::Str("<<".to_owned()),
     })
-}
-
-/// The text `json.Marshal` writes for bytes that may not be UTF-8: each byte of an invalid
-/// sequence becomes its own U+FFFD (Go decodes rune by rune, width 1 on error), where
-/// `String::from_utf8_lossy` would replace a truncated sequence once.
-fn go_lossy_utf8(mut data: &[u8]) -> String {
-    let mut out = String::with_capacity(data.len());
-    loop {
-        match std::str::from_utf8(data) {
-            Ok(valid) => {
-                out.push_str(valid);
-                return out;
-            }
-            Err(e) => {
-                let (valid, rest) = data.split_at(e.valid_up_to());
-                out.push_str(std::str::from_utf8(valid).unwrap_or_default());
-                let bad = e.error_len().unwrap_or(rest.len());
-                out.extend(std::iter::repeat_n('\u{FFFD}', bad));
-                data = &rest[bad..];
-            }
-        }
-    }
 }
 
 /// `json.Marshal` of the decoded value, as a `serde_json::Value`.

@@ -1,5 +1,7 @@
 //! Case conversions (`snakecase`, `kebabcase`, `camelcase`) following huandu/xstrings 1.5.
 
+use certgate_gofmt::unicode as gounicode;
+
 /// Connector characters that separate words in the input.
 fn is_connector(c: char) -> bool {
     c == '-' || c == '_' || c.is_whitespace()
@@ -48,139 +50,207 @@ pub fn to_pascal(st: &str) -> String {
     out
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+/// `ToSnakeCase`/`ToKebabCase` (xstrings' `camelCaseToLowerCase`): the text is cut into
+/// words by [`next_word`], upper-case and connector words are lower-cased with connectors
+/// replaced, and `connector` is put between two words unless punctuation or a connector
+/// already separates them. A number glued to a preceding word stays with it when a new word
+/// follows (`Bld4Floor` → `bld4_floor`), and starts a word of its own when lower-case letters
+/// follow (`HTTP2xx` → `http_2xx`). Characters that are neither letters, numbers,
+/// punctuation nor connectors (`<`, `$`, `+` are symbols to Unicode) form words too, so
+/// `<a>` becomes `<_a_>`.
+pub fn to_lower_words(st: &str, connector: char) -> String {
+    use Word::*;
+    if st.is_empty() {
+        return String::new();
+    }
+    let mut out = String::with_capacity(st.len() + st.len() / 4);
+    let (mut wt, mut word, mut rest) = next_word(st);
+    while !rest.is_empty() {
+        if wt != Connector {
+            push_lower(&mut out, wt, word, connector);
+        }
+        let (prev, last) = (wt, word);
+        (wt, word, rest) = next_word(rest);
+        match prev {
+            Number => {
+                while wt == Alphabet || wt == Number {
+                    push_lower(&mut out, wt, word, connector);
+                    (wt, word, rest) = next_word(rest);
+                }
+                if !matches!(wt, Invalid | Punct | Connector) {
+                    out.push(connector);
+                }
+            }
+            Connector => push_lower(&mut out, prev, last, connector),
+            Punct => {}
+            _ => {
+                if wt != Number {
+                    if !matches!(wt, Connector | Punct) {
+                        out.push(connector);
+                    }
+                    continue;
+                }
+                if rest.is_empty() {
+                    continue;
+                }
+                let number = word;
+                (wt, word, rest) = next_word(rest);
+                if wt != Alphabet {
+                    // The number belongs to the word before it.
+                    push_lower(&mut out, Number, number, connector);
+                    if !matches!(wt, Connector | Punct) {
+                        out.push(connector);
+                    }
+                    continue;
+                }
+                // Lower-case letters follow: the number starts a new word.
+                out.push(connector);
+                push_lower(&mut out, Number, number, connector);
+                while wt == Alphabet || wt == Number {
+                    push_lower(&mut out, wt, word, connector);
+                    (wt, word, rest) = next_word(rest);
+                }
+                if !matches!(wt, Invalid | Connector | Punct) {
+                    out.push(connector);
+                }
+            }
+        }
+    }
+    push_lower(&mut out, wt, word, connector);
+    out
+}
+
+/// What a word of [`next_word`] is made of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Word {
+    /// No valid character (U+FFFD is what Go decodes invalid bytes to).
+    Invalid,
+    Number,
+    /// Starts with an upper-case letter: an acronym (`HTTP`) or a capitalised word.
     Upper,
-    Lower,
-    Digit,
+    /// Lower-case (or uncased) letters.
+    Alphabet,
+    Connector,
+    Punct,
     Other,
 }
 
-fn kind(c: char) -> Kind {
-    if c.is_uppercase() {
-        Kind::Upper
-    } else if c.is_lowercase() || (c.is_alphabetic() && !c.is_uppercase()) {
-        Kind::Lower
-    } else if c.is_numeric() {
-        Kind::Digit
-    } else {
-        Kind::Other
-    }
+fn is_go_connector(c: char) -> bool {
+    c == '-' || c == '_' || gounicode::is_space(c)
 }
 
-/// `ToSnakeCase`/`ToKebabCase`: words split at connectors, at lower→upper changes, before the
-/// last capital of an acronym followed by lower case (`HTTPServer` → `http_server`), and
-/// around numbers unless the number is glued to a preceding word and followed by a new word
-/// (`Bld4Floor` → `bld4_floor`, `HTTP2xx` → `http_2xx`). Other punctuation is kept as is.
-pub fn to_lower_words(st: &str, connector: char) -> String {
-    // Split into words of (text, is_number).
-    let chars: Vec<char> = st.chars().collect();
-    let mut words: Vec<(String, Kind)> = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if is_connector(c) {
-            i += 1;
-            // Mark a word break.
-            words.push((String::new(), Kind::Other));
-            continue;
+/// xstrings' `isAlphabet`: a letter outside the common CJK blocks.
+fn is_alphabet(c: char) -> bool {
+    gounicode::is_letter(c)
+        && !matches!(c, '\u{4E00}'..='\u{9FCC}' | '\u{3400}'..='\u{4D85}' | '\u{20000}'..='\u{2B81D}')
+}
+
+/// The first character of `st` that is not U+FFFD with the bytes up to its end, or `prev`
+/// and the whole length when there is none (xstrings' `nextValidRune`).
+fn next_valid(st: &str, prev: char) -> (char, usize) {
+    let mut size = 0;
+    for c in st.chars() {
+        size += c.len_utf8();
+        if c != '\u{FFFD}' {
+            return (c, size);
         }
-        let k = kind(c);
-        let mut w = String::new();
-        match k {
-            Kind::Digit => {
-                while i < chars.len() && kind(chars[i]) == Kind::Digit {
-                    w.push(chars[i]);
-                    i += 1;
-                }
+    }
+    (prev, size)
+}
+
+/// The next word of `st`, its kind and the text after it (xstrings' `nextWord`).
+fn next_word(st: &str) -> (Word, &str, &str) {
+    use gounicode::{is_number, is_punct, is_upper};
+    if st.is_empty() {
+        return (Word::Invalid, "", "");
+    }
+    let (first, size) = next_valid(st, '\u{FFFD}');
+    let mut offset = size;
+    if first == '\u{FFFD}' {
+        return (Word::Invalid, &st[..offset], &st[offset..]);
+    }
+    let mut rest = &st[size..];
+    // Extends the word while `more` holds for the next valid character.
+    let extend = |offset: &mut usize, rest: &mut &str, mut r: char, more: &dyn Fn(char) -> bool| {
+        while !rest.is_empty() {
+            let (c, size) = next_valid(rest, r);
+            r = c;
+            if !more(c) {
+                return r;
             }
-            Kind::Upper => {
-                // An acronym: consecutive capitals; the last one starts the next word when a
-                // lower-case letter follows.
-                let start = i;
-                while i < chars.len() && kind(chars[i]) == Kind::Upper {
-                    i += 1;
-                }
-                if i < chars.len() && kind(chars[i]) == Kind::Lower && i - start > 1 {
-                    i -= 1;
-                    w.extend(&chars[start..i]);
-                } else {
-                    w.extend(&chars[start..i]);
-                    while i < chars.len() && kind(chars[i]) == Kind::Lower {
-                        w.push(chars[i]);
-                        i += 1;
+            *offset += size;
+            *rest = &rest[size..];
+        }
+        r
+    };
+    let kind = if is_go_connector(first) {
+        extend(&mut offset, &mut rest, first, &is_go_connector);
+        Word::Connector
+    } else if is_punct(first) {
+        extend(&mut offset, &mut rest, first, &is_punct);
+        Word::Punct
+    } else if is_upper(first) {
+        if !rest.is_empty() {
+            let (second, size) = next_valid(rest, first);
+            if is_upper(second) {
+                // An acronym; its last capital starts the next word when a letter follows
+                // (`HTTPStatus` is `HTTP` + `Status`).
+                let mut prev_size = size;
+                offset += size;
+                rest = &rest[size..];
+                let mut r = second;
+                while !rest.is_empty() {
+                    let (c, size) = next_valid(rest, r);
+                    r = c;
+                    if !is_upper(c) {
+                        break;
                     }
+                    prev_size = size;
+                    offset += size;
+                    rest = &rest[size..];
                 }
-            }
-            Kind::Lower => {
-                while i < chars.len() && kind(chars[i]) == Kind::Lower {
-                    w.push(chars[i]);
-                    i += 1;
+                if !rest.is_empty() && is_alphabet(r) {
+                    offset -= prev_size;
+                    rest = &st[offset..];
                 }
-            }
-            Kind::Other => {
-                w.push(c);
-                i += 1;
+            } else if is_alphabet(second) {
+                offset += size;
+                rest = &rest[size..];
+                extend(&mut offset, &mut rest, second, &|c| is_alphabet(c) && !is_upper(c));
             }
         }
-        words.push((w, k));
+        Word::Upper
+    } else if is_alphabet(first) {
+        extend(&mut offset, &mut rest, first, &|c| is_alphabet(c) && !is_upper(c));
+        Word::Alphabet
+    } else if is_number(first) {
+        extend(&mut offset, &mut rest, first, &is_number);
+        Word::Number
+    } else {
+        extend(&mut offset, &mut rest, first, &|c| {
+            !(is_go_connector(c) || is_alphabet(c) || is_number(c) || is_punct(c))
+        });
+        Word::Other
+    };
+    (kind, &st[..offset], rest)
+}
+
+/// xstrings' `toLower`: upper-case and connector words are lower-cased with every connector
+/// replaced by `connector`; other words are written as they are.
+fn push_lower(out: &mut String, wt: Word, word: &str, connector: char) {
+    if wt != Word::Upper && wt != Word::Connector {
+        out.push_str(word);
+        return;
     }
-    // Glue numbers: to the previous word when a capitalised word follows ("Bld4Floor"),
-    // otherwise to the following lower-case run ("2xx", "2m3s").
-    let mut merged: Vec<(String, Kind)> = Vec::new();
-    let mut j = 0;
-    while j < words.len() {
-        let (w, k) = words[j].clone();
-        if k == Kind::Digit {
-            let prev_is_word = merged
-                .last()
-                .is_some_and(|(p, pk)| !p.is_empty() && *pk != Kind::Other && *pk != Kind::Digit);
-            let next = words.get(j + 1);
-            let next_new_word = next.is_some_and(|(_, nk)| *nk == Kind::Upper);
-            if prev_is_word && next_new_word {
-                if let Some(last) = merged.last_mut() {
-                    last.0.push_str(&w);
-                }
-                j += 1;
-                continue;
-            }
-            // A number followed by lower case (and more digits/lower) forms one word.
-            let mut word = w;
-            let mut jj = j + 1;
-            while let Some((nw, nk)) = words.get(jj) {
-                if *nk == Kind::Lower || *nk == Kind::Digit {
-                    word.push_str(nw);
-                    jj += 1;
-                } else {
-                    break;
-                }
-            }
-            merged.push((word, Kind::Digit));
-            j = jj;
-            continue;
-        }
-        merged.push((w, k));
-        j += 1;
-    }
-    let mut out = String::new();
-    let mut need_sep = false;
-    for (w, k) in merged {
-        if w.is_empty() {
-            need_sep = !out.is_empty();
-            continue;
-        }
-        if k == Kind::Other {
-            out.push_str(&w);
-            need_sep = false;
-            continue;
-        }
-        if need_sep || (!out.is_empty() && !out.ends_with(|c: char| kind(c) == Kind::Other)) {
+    for c in word.chars() {
+        if is_go_connector(c) {
             out.push(connector);
+        } else if gounicode::is_upper(c) {
+            out.push(gounicode::to_lower(c));
+        } else {
+            out.push(c);
         }
-        need_sep = false;
-        out.push_str(&w.to_lowercase());
     }
-    out
 }
 
 #[cfg(test)]
@@ -200,6 +270,11 @@ mod tests {
             ("HTTP20xOK", "http_20x_ok"),
             ("Duration2m3s", "duration_2m3s"),
             ("Bld4Floor3rd", "bld4_floor_3rd"),
+            // Symbols (`<`, `>`) are words of their own; punctuation (`'`, `&`, `"`) is not.
+            ("<a href='x'>&\"</a>", "<_a_href_='x'>&\"</a_>"),
+            ("", ""),
+            ("HTTPStatus", "http_status"),
+            ("a\u{FFFD}b", "a\u{FFFD}b"),
         ] {
             assert_eq!(to_lower_words(i, '_'), want, "{i}");
         }

@@ -229,7 +229,7 @@ pub fn decrypt_aes(password: &str, encoded: &str) -> Result<String, FuncError> {
         )));
     }
     plain.truncate(plain.len() - pad);
-    Ok(String::from_utf8_lossy(&plain).into_owned())
+    Ok(certgate_gofmt::lossy_utf8(&plain))
 }
 
 pub fn register(m: &mut FuncMap) {

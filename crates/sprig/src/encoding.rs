@@ -174,14 +174,14 @@ pub fn register(m: &mut FuncMap) {
     reg(m, "b64enc", Arity::Exact(1), |a| Ok(s(b64enc(a.str(0)?))));
     reg(m, "b64dec", Arity::Exact(1), |a| {
         Ok(s(match b64dec(a.str(0)?) {
-            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Ok(b) => certgate_gofmt::lossy_utf8(&b),
             Err(e) => e,
         }))
     });
     reg(m, "b32enc", Arity::Exact(1), |a| Ok(s(b32enc(a.str(0)?.as_bytes()))));
     reg(m, "b32dec", Arity::Exact(1), |a| {
         Ok(s(match b32dec(a.str(0)?) {
-            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Ok(b) => certgate_gofmt::lossy_utf8(&b),
             Err(e) => e,
         }))
     });

@@ -233,7 +233,7 @@ impl Parser<'_> {
             match c {
                 b'"' => {
                     self.i += 1;
-                    return Ok(String::from_utf8_lossy(&buf).into_owned());
+                    return Ok(certgate_gofmt::lossy_utf8(&buf));
                 }
                 b'\\' => {
                     self.i += 1;

@@ -79,11 +79,12 @@ pub fn register(m: &mut FuncMap) {
     });
     both(m, &["rest", "mustRest"], Arity::Exact(1), |a| {
         let items = as_list(a.any(0), "find rest")?;
-        Ok(if items.is_empty() { Value::Nil } else { list(items[1..].to_vec()) })
+        // Go returns a nil `[]interface {}` for an empty list: typed, so it prints `[]`.
+        Ok(list(items.get(1..).unwrap_or_default().to_vec()))
     });
     both(m, &["initial", "mustInitial"], Arity::Exact(1), |a| {
         let items = as_list(a.any(0), "find initial")?;
-        Ok(if items.is_empty() { Value::Nil } else { list(items[..items.len() - 1].to_vec()) })
+        Ok(list(items.get(..items.len().saturating_sub(1)).unwrap_or_default().to_vec()))
     });
     both(m, &["reverse", "mustReverse"], Arity::Exact(1), |a| {
         let mut out = as_list(a.any(0), "find reverse")?.to_vec();
@@ -195,7 +196,8 @@ pub fn register(m: &mut FuncMap) {
                 let step = if end < start { -1 } else { 1 };
                 until_step(*start, end.saturating_add(step), step)?
             }
-            [start, end, step] => {
+            // sprig's three-argument form is `seq FIRST INCREMENT LAST`, as GNU seq.
+            [start, step, end] => {
                 let inc = if end < start { -1 } else { 1 };
                 if end < start && *step > 0 {
                     return Ok(s(""));

@@ -10,7 +10,7 @@ use crate::convert::{strslice, strval};
 use crate::gofmt::{is_space, sprint};
 
 fn bytes_to_string(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+    certgate_gofmt::lossy_utf8(b)
 }
 
 pub fn register(m: &mut FuncMap) {

@@ -33,7 +33,7 @@ fn unescape(st: &str) -> Result<String, String> {
             i += 1;
         }
     }
-    Ok(String::from_utf8_lossy(&out).into_owned())
+    Ok(certgate_gofmt::lossy_utf8(&out))
 }
 
 struct Url {

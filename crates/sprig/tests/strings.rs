@@ -68,7 +68,9 @@ fn string_values() {
         ("seq", vec![i(3)], s("1 2 3")),
         ("seq", vec![i(0)], s("1 0")),
         ("seq", vec![i(2), i(-2)], s("2 1 0 -1 -2")),
-        ("seq", vec![i(0), i(2), i(10)], s("0")),
+        // Three arguments are FIRST INCREMENT LAST.
+        ("seq", vec![i(0), i(2), i(10)], s("0 2 4 6 8 10")),
+        ("seq", vec![i(20), i(-3), i(1)], s("20 17 14 11 8 5 2")),
         ("seq", vec![i(5), i(1), i(2)], s("")),
         ("seq", vec![], s("")),
         ("hello", vec![], s("Hello!")),

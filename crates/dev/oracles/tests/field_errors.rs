@@ -257,20 +257,14 @@ fn fixed() -> Vec<(Value, Vec<&'static str>)> {
                 r#"x[3]: Duplicate value: {"b":[1e+21,"\u003c\u0026\u003e"]}"#,
             ],
         ),
+        // A character assigned after Go's Unicode version (U+113C7, Unicode 16) is not
+        // printable to strconv.Quote in go1.26 (Unicode 15.0): escaped.
+        (
+            json!({"errors": [{"type": "Invalid", "path": [{"child": "x"}], "goType": "string",
+                "value": "\u{113c7}", "detail": "", "supported": [], "max": 0, "actual": 0}]}),
+            vec![r#"x: Invalid value: "\U000113c7""#],
+        ),
     ]
-}
-
-/// Listed exceptions: (case, apimachinery's `Error()` texts, certgate's, reason). Each is
-/// asserted against both, so it fails once either side changes.
-fn exceptions() -> Vec<(Value, Vec<&'static str>, Vec<&'static str>, &'static str)> {
-    vec![(
-        json!({"errors": [{"type": "Invalid", "path": [{"child": "x"}], "goType": "string",
-            "value": "\u{113c7}", "detail": "", "supported": [], "max": 0, "actual": 0}]}),
-        vec![r#"x: Invalid value: "\U000113c7""#],
-        vec!["x: Invalid value: \"\u{113c7}\""],
-        "Go 1.26's unicode tables are Unicode 15.0: characters assigned since (here U+113C7, \
-         Unicode 16) are not printable to strconv.Quote; certgate-gofmt's table is newer",
-    )]
 }
 
 fn decode_case(value: &Value) -> Case {
@@ -308,56 +302,6 @@ fn decode_case(value: &Value) -> Case {
     Case { errors }
 }
 
-/// Exception: Go 1.26's `unicode` tables (Unicode 15) do not know the characters assigned
-/// since, so `%q` escapes them as `\UXXXXXXXX`; certgate-gofmt's `is_print` (a newer
-/// Unicode table, not part of certgate-api) keeps them literal. The answers then differ only
-/// in those escapes: both sides agree once every `\u`/`\U` escape is decoded.
-fn is_unicode_version_gap(ours: &Answer, upstream: &Answer) -> bool {
-    let all = |a: &Answer| {
-        let mut texts = a.errors.clone();
-        texts.extend(a.bodies.iter().cloned());
-        texts.push(a.aggregate.clone());
-        texts.iter().map(|t| decode_unicode_escapes(t)).collect::<Vec<_>>()
-    };
-    all(ours) == all(upstream)
-}
-
-fn decode_unicode_escapes(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find('\\') {
-        out.push_str(&rest[..at]);
-        let tail = &rest[at..];
-        let width = match tail.as_bytes().get(1) {
-            Some(b'U') => 8,
-            Some(b'u') => 4,
-            _ => {
-                // Keep any other escape (including `\\`) whole.
-                let keep = 1 + tail[1..].chars().next().map_or(0, char::len_utf8);
-                out.push_str(&tail[..keep]);
-                rest = &tail[keep..];
-                continue;
-            }
-        };
-        let decoded = tail
-            .get(2..2 + width)
-            .and_then(|hex| u32::from_str_radix(hex, 16).ok())
-            .and_then(char::from_u32);
-        match decoded {
-            Some(c) => {
-                out.push(c);
-                rest = &tail[2 + width..];
-            }
-            None => {
-                out.push_str(&tail[..2]);
-                rest = &tail[2..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 #[test]
 fn fixed_cases_match_certgate_and_apimachinery() {
     let mut oracle = Oracle::start("fielderrors").expect("run tools/oracles/build first");
@@ -370,19 +314,6 @@ fn fixed_cases_match_certgate_and_apimachinery() {
 }
 
 #[test]
-fn listed_exceptions_still_differ_as_recorded() {
-    let mut oracle = Oracle::start("fielderrors").expect("run tools/oracles/build first");
-    let table = exceptions();
-    for (raw, upstream, ours, reason) in &table {
-        let case = decode_case(raw);
-        let answer: Answer = oracle.ask(&case).expect("oracle");
-        assert_eq!(&answer.errors, upstream, "the oracle no longer answers {raw} ({reason})");
-        assert_eq!(&certgate(&case).errors, ours, "certgate on {raw} ({reason})");
-    }
-    eprintln!("apimachinery field errors: {} listed exception(s)", table.len());
-}
-
-#[test]
 fn generated_field_errors_agree_with_apimachinery() {
     let settings = Settings::from_env(0x00F1_E1D5, 3000);
     let mut oracle = Oracle::start("fielderrors").expect("run tools/oracles/build first");
@@ -392,8 +323,6 @@ fn generated_field_errors_agree_with_apimachinery() {
         let ours = certgate(case);
         if ours == upstream {
             Verdict::Agree
-        } else if is_unicode_version_gap(&ours, &upstream) {
-            Verdict::Excepted
         } else {
             Verdict::Differ(Mismatch {
                 case: serde_json::to_string(case).unwrap_or_default(),

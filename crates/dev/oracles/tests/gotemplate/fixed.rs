@@ -117,6 +117,36 @@ pub fn wording(ours: &str, go: &str) -> Option<&'static str> {
 }
 
 pub const CASES: &[Fixed] = &[
+    // Bytes that are not UTF-8 become one U+FFFD each, as Go's encoding/json renders them
+    // (`b64dec "deep"` is `u\xe7\xa9`), not one per sequence.
+    Fixed {
+        template: r#"{{b64dec "deep"}}|{{b32dec "5A======"}}"#,
+        data: "{}",
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Output("u\u{fffd}\u{fffd}|\u{fffd}"),
+        exception: None,
+    },
+    // `seq FIRST INCREMENT LAST`; `rest`/`initial` of an empty list are an empty list.
+    Fixed {
+        template: r#"{{seq 20 -3 1}}|{{seq 0 2 10}}|{{rest .l}}|{{initial .l}}|{{rest .l | len}}"#,
+        data: r#"{"l":[]}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Output("20 17 14 11 8 5 2|0 2 4 6 8 10|[]|[]|0"),
+        exception: None,
+    },
+    // xstrings' word splitting: symbols are words of their own, punctuation is not.
+    Fixed {
+        template: r#"{{snakecase .s}}|{{kebabcase .s}}|{{snakecase "HTTP2xx Bld4Floor ÄÖ"}}"#,
+        data: r#"{"s":"<a href='x'>&\"</a>"}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Output(
+            r#"<_a_href_='x'>&"</a_>|<-a-href-='x'>&"</a->|http_2xx_bld4_floor_äö"#,
+        ),
+        exception: None,
+    },
     // The long mode's `merge .m .m.a $`, reduced: Go's process dies, certgate prints a value.
     Fixed {
         template: r#"{{ merge .m $ | print }}"#,

@@ -1,0 +1,3 @@
+module certgate.dev/tools/gotables
+
+go 1.26
