@@ -52,8 +52,12 @@
 //!   convert, Go reports the earlier one.
 //! - The data has one nil: Go tells a missing key (no value) from a stored `null` (a nil
 //!   `interface {}`: `got interface {}`, `len of nil pointer`); certgate words both as the
-//!   former. Values have one integer and one list type, so Go's `int64`, `[]string` and `[]int`
-//!   results of sprig functions are named `int` and `[]interface {}`.
+//!   former, except in a field chain, where a step through a null stored in a map fails as in
+//!   Go (`nil pointer evaluating interface {}.y`); a null list element reached by `range` is
+//!   still the former. Values have one signed integer and one list type, so Go's `int64`,
+//!   `[]string` and `[]int` results of sprig functions are named `int` and `[]interface {}`;
+//!   the byte `index` of a string yields is a `Uint` up to 255, named `uint8` ([`type_name`]),
+//!   though `printf "%T"` still prints it `uint64`.
 //! - Lexical errors and stray characters follow Go's lexer (engine/parse_lex): `bad character
 //!   U+0027 '''`, `unexpected "\\" in command` (or `in operand`, `in if`, ...),
 //!   `unrecognized character in action: U+20AC '€'`, `bad number syntax: "1a"`,

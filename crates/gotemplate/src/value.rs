@@ -50,11 +50,15 @@ pub fn from_value(value: &Value) -> serde_json::Value {
 
 /// Go's name of a value's type in error texts (`string`, `int`, `float64`, `bool`,
 /// `[]interface {}`, `map[string]interface {}`, `<nil>`).
+///
+/// A `Uint` up to 255 is a byte (`uint8`), which only `index` of a string makes: data
+/// integers become `Uint` only above `i64::MAX` ([`to_value`]).
 pub fn type_name(value: &Value) -> &'static str {
     match value {
         Value::Nil => "<nil>",
         Value::Bool(_) => "bool",
         Value::Int(_) => "int",
+        Value::Uint(u) if *u <= u64::from(u8::MAX) => "uint8",
         Value::Uint(_) => "uint64",
         Value::Float(_) => "float64",
         Value::String(_) => "string",
@@ -82,5 +86,7 @@ mod tests {
         assert_eq!(type_name(&to_value(&serde_json::json!("x"))), "string");
         assert_eq!(type_name(&to_value(&serde_json::json!({}))), "map[string]interface {}");
         assert_eq!(type_name(&Value::Nil), "<nil>");
+        assert_eq!(type_name(&Value::Uint(97)), "uint8");
+        assert_eq!(type_name(&Value::Uint(u64::MAX)), "uint64");
     }
 }

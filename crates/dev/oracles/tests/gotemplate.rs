@@ -12,6 +12,8 @@
 
 #[path = "gotemplate/fixed.rs"]
 mod fixed;
+#[path = "gotemplate/fixed_engine.rs"]
+mod fixed_engine;
 #[path = "gotemplate/generate.rs"]
 mod generate;
 #[path = "gotemplate/parse_errors.rs"]
@@ -220,7 +222,7 @@ fn generated_templates_agree_with_go_text_template_and_sprig() {
 #[test]
 fn fixed_cases_match_upstream_and_certgate() {
     let mut sides = Sides::start();
-    for case in fixed::CASES {
+    for case in fixed::CASES.iter().chain(fixed_engine::CASES) {
         let data: Value = serde_json::from_str(case.data).expect("fixed data is JSON");
         let numbers = if case.float64 { Numbers::Float64 } else { Numbers::Typed };
         let theirs = sides.upstream(case.template, &data, case.sprig, numbers);

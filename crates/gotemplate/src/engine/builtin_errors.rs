@@ -132,7 +132,7 @@ fn index_arg(index: &Value, limit: usize) -> Result<usize, String> {
     }
 }
 
-/// Stands for the byte a string index yields.
+/// Stands for the byte a string index yields (a `uint8`, see `crate::type_name`).
 static BYTE: Value = Value::Uint(0);
 
 fn index(item: &Value, indexes: &[Value]) -> Option<String> {
@@ -168,9 +168,6 @@ fn index(item: &Value, indexes: &[Value]) -> Option<String> {
                     return Some(format!("value has type {}; should be string", type_name(other)));
                 }
             },
-            Value::Uint(_) if std::ptr::eq(item, &BYTE) => {
-                return Some("can't index item of type uint8".to_owned());
-            }
             other => return Some(format!("can't index item of type {}", type_name(other))),
         }
     }

@@ -195,9 +195,40 @@ pub(crate) fn run(name: &'static str, args: &[Value]) -> Result<Value, gotmpl::T
             return run_gotmpl(name, &[joined]);
         }
         ("index", [item]) if !matches!(item, Value::Nil) => return Ok(item.clone()),
+        ("index", [item, indexes @ ..]) => {
+            if let Some(byte) = string_byte(item, indexes) {
+                return Ok(byte);
+            }
+        }
         _ => {}
     }
     run_gotmpl(name, args)
+}
+
+/// Go's `index` ending on a string yields a byte, a `uint8`, which certgate carries as a
+/// small `Uint` (see `crate::type_name`); gotmpl yields an `int`. `None` when the last index
+/// is not into a string (failures were refused before, by `builtin_errors`).
+fn string_byte(item: &Value, indexes: &[Value]) -> Option<Value> {
+    let (last, path) = indexes.split_last()?;
+    let mut item = item;
+    for index in path {
+        item = match (item, index) {
+            (Value::List(items), _) => items.get(usize::try_from(as_int(index)?).ok()?)?,
+            (Value::Map(map), Value::String(key)) => map.get(key)?,
+            _ => return None,
+        };
+    }
+    let Value::String(text) = item else { return None };
+    let byte = text.as_bytes().get(usize::try_from(as_int(last)?).ok()?)?;
+    Some(Value::Uint(u64::from(*byte)))
+}
+
+fn as_int(index: &Value) -> Option<i128> {
+    match index {
+        Value::Int(i) => Some(i128::from(*i)),
+        Value::Uint(u) => Some(i128::from(*u)),
+        _ => None,
+    }
 }
 
 fn run_gotmpl(name: &'static str, args: &[Value]) -> Result<Value, gotmpl::TemplateError> {
@@ -328,6 +359,13 @@ mod tests {
         let printed = run("printf", &[s("%s=%d"), s("a"), Value::Int(1)]);
         assert!(matches!(printed, Ok(Value::String(ref t)) if &**t == "a=1"));
         assert!(run("index", &[Value::Nil]).is_err());
+        // A string's byte is Go's uint8.
+        assert!(matches!(run("index", &[s("ab"), Value::Int(1)]), Ok(Value::Uint(98))));
+        let nested = Value::List(vec![s("x"), s("é")].into());
+        assert!(matches!(
+            run("index", &[nested, Value::Int(1), Value::Uint(1)]),
+            Ok(Value::Uint(0xa9))
+        ));
         let many: Vec<Value> = (0..40).map(Value::Int).collect();
         assert!(matches!(run("print", &many), Ok(Value::String(_))));
     }

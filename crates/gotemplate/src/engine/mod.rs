@@ -179,7 +179,11 @@ impl Parsed {
     /// A failed field chain, placed at the chain whose marker ran last.
     fn field_failure(&self, message: &str) -> Option<TemplateError> {
         let site = tracking::last_field()?;
-        let message = tracking::field_message(message, &self.sites.get(site)?.identifier.text)?;
+        let message = tracking::field_message(
+            message,
+            &self.sites.get(site)?.identifier.text,
+            tracking::last_receiver(),
+        )?;
         self.placed(site, Placement::Identifier, message)
     }
 

@@ -300,7 +300,10 @@ pub(crate) fn wrappers(sites: &[Site], funcs: &FuncMap) -> gotmpl::FuncMap {
             });
             out.insert(alias, wrapper);
         } else if site.function == tracking::FIELD {
-            out.insert(alias, tracking::field_marker(id));
+            let marker = tracking::field_marker(id, &site.identifier.text, move |e| {
+                encode(id, tracking::FIELD, e)
+            });
+            out.insert(alias, marker);
         } else if site.function == tracking::RANGE || site.function == tracking::RANGE_PAIR {
             let pair = site.function == tracking::RANGE_PAIR;
             out.insert(alias, tracking::range_check(pair, move |e| encode(id, "range", e)));

@@ -27,19 +27,22 @@ pub(crate) const RANGE_PAIR: &str = "certgate#rangepair";
 
 thread_local! {
     static LAST_FIELD: Cell<Option<usize>> = const { Cell::new(None) };
+    /// Go's name of the type of the last chain's receiver (dot or the variable).
+    static LAST_RECEIVER: Cell<&'static str> = const { Cell::new("") };
 }
 
 /// Clears the last field site for one execution and restores the outer one after it (a
 /// function may execute another template).
-pub(crate) struct FieldScope(Option<usize>);
+pub(crate) struct FieldScope(Option<usize>, &'static str);
 
 pub(crate) fn enter() -> FieldScope {
-    FieldScope(LAST_FIELD.with(|c| c.replace(None)))
+    FieldScope(LAST_FIELD.with(|c| c.replace(None)), LAST_RECEIVER.with(|c| c.replace("")))
 }
 
 impl Drop for FieldScope {
     fn drop(&mut self) {
         LAST_FIELD.with(|c| c.set(self.0));
+        LAST_RECEIVER.with(|c| c.set(self.1));
     }
 }
 
@@ -48,12 +51,43 @@ pub(crate) fn last_field() -> Option<usize> {
     LAST_FIELD.with(Cell::get)
 }
 
-/// The marker registered for field site `id`.
-pub(crate) fn field_marker(id: usize) -> gotmpl::ValueFunc {
+/// Go's name of the type of the receiver of the field chain evaluated last.
+pub(crate) fn last_receiver() -> &'static str {
+    LAST_RECEIVER.with(Cell::get)
+}
+
+/// The marker registered for field site `id`, whose chain is written `chain` (`.a.b`,
+/// `$x.a.b`). Before gotmpl walks the chain it refuses, with Go's text, a step through a
+/// null stored in a map: Go's map lookup yields a nil `interface {}` there, and a field of
+/// that is an error, where gotmpl (like Go for a missing key) yields no value.
+pub(crate) fn field_marker(
+    id: usize,
+    chain: &str,
+    encode: impl Fn(&FuncError) -> String + Send + Sync + 'static,
+) -> gotmpl::ValueFunc {
+    let fields: Vec<Arc<str>> = chain.split('.').skip(1).map(Arc::from).collect();
     Arc::new(move |args: &[Value]| {
+        let receiver = args.first().cloned().unwrap_or(Value::Nil);
         LAST_FIELD.with(|c| c.set(Some(id)));
-        Ok(args.first().cloned().unwrap_or(Value::Nil))
+        LAST_RECEIVER.with(|c| c.set(crate::type_name(&receiver)));
+        if let Some(message) = nil_step(&receiver, &fields) {
+            return Err(gotmpl::TemplateError::Exec(encode(&FuncError::arguments(message))));
+        }
+        Ok(receiver)
     })
+}
+
+/// Go's failure of the chain `fields` on `receiver` at a null stored in a map, if any.
+fn nil_step(receiver: &Value, fields: &[Arc<str>]) -> Option<String> {
+    let mut value = receiver;
+    for (field, next) in fields.iter().zip(fields.iter().skip(1)) {
+        let Value::Map(map) = value else { return None };
+        match map.get(field)? {
+            Value::Nil => return Some(format!("nil pointer evaluating interface {{}}.{next}")),
+            present => value = present,
+        }
+    }
+    None
 }
 
 /// `expr` with its fields walked on the marker's result, or `None` when it has no fields.
@@ -72,13 +106,15 @@ pub(crate) fn mark_fields(expr: &Expr, alias: SmolStr) -> Option<Expr> {
 
 /// Go's words for gotmpl's failure of the field chain written `chain` (`.a.b`, `$x.a`):
 /// gotmpl names a list `list`, and Go names the static type of the receiver, which past the
-/// chain's first field is a map's element type, `interface {}`.
-pub(crate) fn field_message(message: &str, chain: &str) -> Option<String> {
+/// chain's first field is a map's element type, `interface {}`. `receiver` is Go's name of
+/// the chain's receiver when known (gotmpl names a byte `uint`).
+pub(crate) fn field_message(message: &str, chain: &str, receiver: &str) -> Option<String> {
     let rest = message.strip_prefix("can't evaluate field ")?;
     let (field, type_name) = rest.split_once(" in type ")?;
     let first = chain.split('.').nth(1);
     let type_name = match type_name {
         _ if first.is_some_and(|first| first != field) => "interface {}",
+        _ if !receiver.is_empty() => receiver,
         "list" => "[]interface {}",
         "map" => "map[string]interface {}",
         other => other,
@@ -172,18 +208,23 @@ mod tests {
     #[test]
     fn field_messages_use_gos_type_names() {
         assert_eq!(
-            field_message("can't evaluate field f in type list", ".f").as_deref(),
+            field_message("can't evaluate field f in type list", ".f", "").as_deref(),
             Some("can't evaluate field f in type []interface {}")
         );
         assert_eq!(
-            field_message("can't evaluate field z in type string", "$x.z").as_deref(),
+            field_message("can't evaluate field z in type string", "$x.z", "").as_deref(),
             Some("can't evaluate field z in type string")
         );
         // Past the first field the receiver came out of a map.
         assert_eq!(
-            field_message("can't evaluate field y in type int", ".d.y.z").as_deref(),
+            field_message("can't evaluate field y in type int", ".d.y.z", "int").as_deref(),
             Some("can't evaluate field y in type interface {}")
         );
-        assert_eq!(field_message("boom", ".a"), None);
+        assert_eq!(field_message("boom", ".a", ""), None);
+        // A byte (`index` of a string) is a `uint` to gotmpl.
+        assert_eq!(
+            field_message("can't evaluate field n in type uint", ".n", "uint8").as_deref(),
+            Some("can't evaluate field n in type uint8")
+        );
     }
 }
