@@ -1,44 +1,49 @@
-//! Case conversions (`snakecase`, `kebabcase`, `camelcase`) following huandu/xstrings 1.5.
+//! Case conversions (`snakecase`, `kebabcase`, `camelcase`) following huandu/xstrings 1.5.0.
 
 use certgate_gofmt::unicode as gounicode;
 
-/// Connector characters that separate words in the input.
-fn is_connector(c: char) -> bool {
-    c == '-' || c == '_' || c.is_whitespace()
-}
+use crate::gocase;
 
-/// `ToPascalCase`: connectors are dropped and the letter after them upper-cased; a run of
-/// upper-case letters at the start is lower-cased after its first letter. Leading connectors
-/// and the connector in a doubled run are kept, as xstrings does.
+/// `ToPascalCase`: connectors are dropped and the letter after them upper-cased; in a word
+/// that starts upper-case, the upper-case letters after the first are lower-cased until a
+/// letter that is not (`BAZ` → `Baz`, `HTTPServer` → `HttpServer`). Leading connectors stay,
+/// a doubled connector keeps one, and a text of connectors only gets its last one twice
+/// (`_` → `__`), as xstrings writes them.
 pub fn to_pascal(st: &str) -> String {
-    let mut out = String::with_capacity(st.len());
-    let mut chars = st.chars().peekable();
-    // Leading connectors stay.
-    while let Some(&c) = chars.peek() {
-        if !is_connector(c) {
+    let mut out = String::with_capacity(st.len() + 1);
+    let mut chars = st.chars();
+    let mut first_upper = false;
+    let mut r0 = '\0';
+    for c in chars.by_ref() {
+        r0 = c;
+        if !is_go_connector(c) {
+            first_upper = gounicode::is_upper(c);
+            r0 = gocase::to_upper(c);
             break;
         }
         out.push(c);
-        chars.next();
     }
-    let Some(first) = chars.next() else {
+    let rest = chars.as_str();
+    if rest.is_empty() {
+        if !st.is_empty() {
+            out.push(r0);
+        }
         return out;
-    };
-    let mut first_upper = first.is_uppercase();
-    let mut r0 = first.to_uppercase().next().unwrap_or(first);
-    for c in chars {
+    }
+    for c in rest.chars() {
         let r1 = r0;
         r0 = c;
-        if is_connector(r0) && is_connector(r1) {
+        if is_go_connector(r0) && is_go_connector(r1) {
             out.push(r1);
             continue;
         }
-        if is_connector(r1) {
-            r0 = r0.to_uppercase().next().unwrap_or(r0);
+        if is_go_connector(r1) {
+            first_upper = gounicode::is_upper(r0);
+            r0 = gocase::to_upper(r0);
         } else {
             if first_upper {
-                if r0.is_uppercase() {
-                    r0 = r0.to_lowercase().next().unwrap_or(r0);
+                if gounicode::is_upper(r0) {
+                    r0 = gocase::to_lower(r0);
                 } else {
                     first_upper = false;
                 }
@@ -246,7 +251,7 @@ fn push_lower(out: &mut String, wt: Word, word: &str, connector: char) {
         if is_go_connector(c) {
             out.push(connector);
         } else if gounicode::is_upper(c) {
-            out.push(gounicode::to_lower(c));
+            out.push(gocase::to_lower(c));
         } else {
             out.push(c);
         }
@@ -287,6 +292,10 @@ mod tests {
             ("http_server", "HttpServer"),
             ("_complex__case_", "_Complex_Case_"),
             ("all", "All"),
+            ("foo_bar_BAZ", "FooBarBaz"),
+            ("_", "__"),
+            ("a", "A"),
+            ("ßtraße", "ßtraße"),
             ("", ""),
         ] {
             assert_eq!(to_pascal(i), want, "{i}");

@@ -15,19 +15,19 @@ pub fn strval(v: &Value) -> String {
     }
 }
 
+/// 2^63, the first float past `i64::MAX` (exactly representable).
+const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+
 /// `cast.ToInt64`: errors become 0. Floats truncate; strings parse with base 0 after a
 /// trailing `.0…` is dropped; booleans are 1/0.
 pub fn to_int64(v: &Value) -> i64 {
     match v {
         Value::Int(n) => *n,
         Value::Uint(n) => *n as i64,
-        Value::Float(f) => {
-            if f.is_finite() {
-                *f as i64
-            } else {
-                i64::MIN
-            }
-        }
+        // Go's conversion on amd64 (the oracle's platform): out of range and NaN give the
+        // "integer indefinite" value, i64::MIN, where Rust saturates.
+        Value::Float(f) if (-TWO_POW_63..TWO_POW_63).contains(f) => *f as i64,
+        Value::Float(_) => i64::MIN,
         Value::Bool(b) => i64::from(*b),
         Value::String(st) => parse_int(trim_zero_decimal(st), true).unwrap_or(0),
         _ => 0,
@@ -90,12 +90,30 @@ pub fn register(m: &mut FuncMap) {
         Ok(str_list(strslice(a.any(0))))
     });
     // Go's strconv.Atoi with the error dropped.
-    reg(m, "atoi", Arity::Exact(1), |a| Ok(Value::Int(parse_int(a.str(0)?, false).unwrap_or(0))));
+    reg(m, "atoi", Arity::Exact(1), |a| Ok(Value::Int(atoi(a.str(0)?))));
     reg(m, "int64", Arity::Exact(1), |a| Ok(Value::Int(to_int64(a.any(0)))));
     // Go's int is 64 bits on the platforms certgate runs on.
     reg(m, "int", Arity::Exact(1), |a| Ok(Value::Int(to_int64(a.any(0)))));
     reg(m, "float64", Arity::Exact(1), |a| Ok(Value::Float(to_float64(a.any(0)))));
     reg(m, "toDecimal", Arity::Exact(1), |a| Ok(Value::Int(to_decimal(a.any(0)))));
+}
+
+/// `strconv.Atoi` with the error dropped: a syntax error is 0, a number out of range is the
+/// nearest bound (Atoi returns it alongside its range error).
+fn atoi(st: &str) -> i64 {
+    if let Some(n) = parse_int(st, false) {
+        return n;
+    }
+    let (neg, digits) = match st.as_bytes().first() {
+        Some(b'-') => (true, &st[1..]),
+        Some(b'+') => (false, &st[1..]),
+        _ => (false, st),
+    };
+    match (digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()), neg) {
+        (true, _) => 0,
+        (false, true) => i64::MIN,
+        (false, false) => i64::MAX,
+    }
 }
 
 /// sprig's `toDecimal`: the value's text read as an octal number (`"0777"` → 511); 0 on error.

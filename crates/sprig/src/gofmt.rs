@@ -105,13 +105,22 @@ fn parse_uint_body(body: &str, base0: bool) -> Option<u64> {
     u64::from_str_radix(&cleaned, radix).ok()
 }
 
-/// `strconv.ParseFloat(s, 64)`; hex floats are not accepted.
+/// `strconv.ParseFloat(s, 64)` without an error: a number too large for f64 is Go's range
+/// error (None), only the words `inf`/`infinity` give an infinity.
 pub fn parse_float(s: &str) -> Option<f64> {
+    parse_float_any(s).filter(|f| !f.is_infinite() || s.to_ascii_lowercase().contains("inf"))
+}
+
+fn parse_float_any(s: &str) -> Option<f64> {
     let t = s.to_ascii_lowercase();
     let body = t.trim_start_matches(['+', '-']);
     match body {
         "inf" | "infinity" | "nan" => return t.parse().ok(),
         _ => {}
+    }
+    if let Some(hex) = body.strip_prefix("0x") {
+        let value = parse_hex_float(&hex.replace('_', ""))?;
+        return Some(if t.starts_with('-') { -value } else { value });
     }
     if body.is_empty()
         || !body.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | '+' | '-' | '_'))
@@ -120,6 +129,41 @@ pub fn parse_float(s: &str) -> Option<f64> {
     }
     let cleaned: String = t.chars().filter(|c| *c != '_').collect();
     cleaned.parse().ok()
+}
+
+/// The digits of a Go hexadecimal float after `0x`: a mantissa with an optional point and a
+/// binary exponent that cannot be left out (`1.8p1` is 3; `1F` alone is a syntax error).
+fn parse_hex_float(body: &str) -> Option<f64> {
+    let (mantissa, exponent) = body.split_once('p')?;
+    let exponent: i32 = match exponent.strip_prefix('+') {
+        Some(e) if !e.starts_with('-') => e.parse().ok()?,
+        _ => exponent.parse().ok()?,
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    // 16 significant hex digits fill a u64; further digits only move the exponent
+    // (integer part) or are dropped (fraction), far below f64's 53-bit precision.
+    let (mut bits, mut digits, mut scale) = (0u64, 0u32, 0i64);
+    for (i, c) in int.chars().chain(frac.chars()).enumerate() {
+        let d = u64::from(c.to_digit(16)?);
+        let fractional = i >= int.len();
+        if bits == 0 && d == 0 {
+            scale -= i64::from(fractional) * 4;
+            continue;
+        }
+        if digits < 16 {
+            bits = bits << 4 | d;
+            digits += 1;
+            scale -= i64::from(fractional) * 4;
+        } else if !fractional {
+            scale += 4;
+        }
+    }
+    let exp = (i64::from(exponent) + scale).clamp(-2000, 2000) as i32;
+    // Two steps so that neither power of two over- or underflows on its own.
+    Some(bits as f64 * 2f64.powi(exp / 2) * 2f64.powi(exp - exp / 2))
 }
 
 /// Go's `unicode.IsSpace`.
@@ -141,5 +185,18 @@ mod tests {
         assert_eq!(parse_int("-9223372036854775808", true), Some(i64::MIN));
         assert_eq!(parse_int("010", false), Some(10));
         assert_eq!(parse_int("", true), None);
+    }
+
+    #[test]
+    fn parse_float_hex() {
+        assert_eq!(parse_float("0x1p-2"), Some(0.25));
+        assert_eq!(parse_float("-0X1.8P1"), Some(-3.0));
+        assert_eq!(parse_float("0x.8p0"), Some(0.5));
+        assert_eq!(parse_float("0x10p+0"), Some(16.0));
+        assert_eq!(parse_float("0x1F"), None);
+        assert_eq!(parse_float("0xp1"), None);
+        assert_eq!(parse_float("0x1p1024"), None);
+        assert_eq!(parse_float("1e400"), None);
+        assert_eq!(parse_float("-Inf"), Some(f64::NEG_INFINITY));
     }
 }

@@ -55,11 +55,11 @@
 //!   differ.
 //! - **Regular expressions** run on Rust's `regex` (RE2 syntax, same matches); compile
 //!   errors carry Rust's description after Go's `error parsing regexp: ` prefix.
-//! - **Strings.** Functions that slice by byte (`substr`, `trunc`, `abbrev*`, `wrap*`)
-//!   replace a cut UTF-8 sequence with U+FFFD (Go keeps the raw bytes). `upper`/`lower` use
-//!   full Unicode case mapping (`ß` → `SS`; Go maps rune by rune). `snakecase`/`kebabcase`
-//!   follow xstrings 1.5 for words, acronyms and digits; unusual punctuation may be placed
-//!   differently.
+//! - **Strings.** Functions that slice by byte (`substr`, `trunc`, `abbrev*`, `wrap*`) or
+//!   decode bytes (`b64dec`, `b32dec`, `decryptAES`) replace each byte that is not UTF-8
+//!   with U+FFFD (Go keeps the raw bytes), and later functions see the U+FFFD characters
+//!   (`b64dec "gA==" | len` is 3, Go's 1). Case functions map one character to one as Go's
+//!   Unicode 15 tables do (`ß` stays `ß`).
 //! - **Map order.** `keys`, `values` and `pluck` over several dictionaries return keys in
 //!   sorted order (Go's map order is random).
 //! - **URLs.** `urlParse`/`urlJoin` implement the common subset of Go's `net/url`: no
@@ -92,6 +92,7 @@ mod dates;
 mod defaults;
 mod dicts;
 mod encoding;
+mod gocase;
 mod gofmt;
 mod golayout;
 mod json;

@@ -7,6 +7,7 @@ use certgate_gotemplate::{FuncError, FuncMap, Value, budget};
 
 use crate::args::{Arity, Map, call_err, check_size, list, map_value, reg, s, str_list};
 use crate::convert::{strslice, strval};
+use crate::gocase;
 use crate::gofmt::{is_space, sprint};
 
 fn bytes_to_string(b: &[u8]) -> String {
@@ -15,8 +16,8 @@ fn bytes_to_string(b: &[u8]) -> String {
 
 pub fn register(m: &mut FuncMap) {
     reg(m, "trim", Arity::Exact(1), |a| Ok(s(a.str(0)?.trim_matches(is_space))));
-    reg(m, "upper", Arity::Exact(1), |a| Ok(s(a.str(0)?.to_uppercase())));
-    reg(m, "lower", Arity::Exact(1), |a| Ok(s(a.str(0)?.to_lowercase())));
+    reg(m, "upper", Arity::Exact(1), |a| Ok(s(gocase::upper(a.str(0)?))));
+    reg(m, "lower", Arity::Exact(1), |a| Ok(s(gocase::lower(a.str(0)?))));
     reg(m, "title", Arity::Exact(1), |a| Ok(s(title(a.str(0)?))));
     reg(m, "untitle", Arity::Exact(1), |a| Ok(s(untitle(a.str(0)?))));
     reg(m, "substr", Arity::Exact(3), |a| substr(a.int(0)?, a.int(1)?, a.str(2)?).map(s));
@@ -46,9 +47,7 @@ pub fn register(m: &mut FuncMap) {
         let st = a.str(1)?;
         Ok(s(st.strip_prefix(pre).unwrap_or(st)))
     });
-    reg(m, "nospace", Arity::Exact(1), |a| {
-        Ok(s(a.str(0)?.chars().filter(|c| !is_space(*c)).collect::<String>()))
-    });
+    reg(m, "nospace", Arity::Exact(1), |a| Ok(s(nospace(a.str(0)?))));
     reg(m, "initials", Arity::Exact(1), |a| Ok(s(initials(a.str(0)?))));
     reg(m, "swapcase", Arity::Exact(1), |a| Ok(s(swapcase(a.str(0)?))));
     reg(m, "snakecase", Arity::Exact(1), |a| Ok(s(crate::case::to_lower_words(a.str(0)?, '_'))));
@@ -197,27 +196,22 @@ pub fn go_split(st: &str, sep: &str, n: i64) -> Vec<String> {
     st.splitn(limit, sep).map(str::to_string).collect()
 }
 
-/// `strings.Title`: upper-cases (title-cases) the first letter of each word.
+/// `strings.Title`: title-cases the first letter of each word.
 fn title(st: &str) -> String {
     let mut prev = ' ';
     let mut out = String::with_capacity(st.len());
     for c in st.chars() {
-        if is_separator(prev) {
-            out.extend(c.to_uppercase());
-        } else {
-            out.push(c);
-        }
+        out.push(if is_separator(prev) { gocase::to_title(c) } else { c });
         prev = c;
     }
     out
 }
 
+/// Go's word separator for `strings.Title`: outside ASCII, letters and digits never are and
+/// spaces are the only others, so only spaces are.
 fn is_separator(c: char) -> bool {
     if c.is_ascii() {
         return !(c.is_ascii_alphanumeric() || c == '_');
-    }
-    if c.is_alphanumeric() {
-        return false;
     }
     is_space(c)
 }
@@ -226,25 +220,32 @@ fn is_separator(c: char) -> bool {
 fn untitle(st: &str) -> String {
     let mut next = true;
     st.chars()
-        .flat_map(|c| {
-            let lower: Vec<char> = if is_space(c) {
+        .map(|c| {
+            if is_space(c) {
                 next = true;
-                vec![c]
+                c
             } else if next {
                 next = false;
-                c.to_lowercase().collect()
+                gocase::to_lower(c)
             } else {
-                vec![c]
-            };
-            lower
+                c
+            }
         })
         .collect()
 }
 
+/// A byte as goutils reads a string, one byte per character: bytes from 0x80 become the
+/// characters U+0080..U+00FF.
+fn byte_char(b: u8) -> char {
+    char::from(b)
+}
+
+/// goutils `Initials`: the first byte of each space-delimited word (see [`byte_char`]), so a
+/// word starting with `é` gives `Ã`.
 fn initials(st: &str) -> String {
     let mut gap = true;
     let mut out = String::new();
-    for c in st.chars() {
+    for c in st.bytes().map(byte_char) {
         if is_space(c) {
             gap = true;
         } else if gap {
@@ -255,16 +256,31 @@ fn initials(st: &str) -> String {
     out
 }
 
+/// goutils `DeleteWhiteSpace`, byte by byte (see [`byte_char`]): the continuation bytes 0x85
+/// and 0xA0 read as spaces. A string with no space is returned as it is.
+fn nospace(st: &str) -> String {
+    if !st.bytes().map(byte_char).any(is_space) {
+        return st.to_owned();
+    }
+    st.bytes().map(byte_char).filter(|c| !is_space(*c)).collect()
+}
+
+/// goutils `SwapCase`: upper and title case become lower case; a lower-case letter becomes
+/// title case at the start or after a space, upper case elsewhere.
 fn swapcase(st: &str) -> String {
+    let mut space = true;
     let mut out = String::with_capacity(st.len());
     for c in st.chars() {
-        if c.is_uppercase() {
-            out.extend(c.to_lowercase());
-        } else if c.is_lowercase() {
-            out.extend(c.to_uppercase());
+        out.push(if certgate_gofmt::unicode::is_upper(c) || gocase::is_title(c) {
+            space = false;
+            gocase::to_lower(c)
+        } else if gocase::is_lower(c) {
+            let first = std::mem::replace(&mut space, false);
+            if first { gocase::to_title(c) } else { gocase::to_upper(c) }
         } else {
-            out.push(c);
-        }
+            space = is_space(c);
+            c
+        });
     }
     out
 }
@@ -274,7 +290,11 @@ fn substr(start: i64, end: i64, st: &str) -> Result<String, FuncError> {
     let b = st.as_bytes();
     let len = b.len() as i64;
     if start < 0 {
-        if end < 0 || end > len {
+        // Go names the length only when the bound exceeds it.
+        if end < 0 {
+            return Err(call_err(format!("runtime error: slice bounds out of range [:{end}]")));
+        }
+        if end > len {
             return Err(call_err(format!(
                 "runtime error: slice bounds out of range [:{end}] with length {len}"
             )));

@@ -147,6 +147,40 @@ pub const CASES: &[Fixed] = &[
         ),
         exception: None,
     },
+    // Go's case mapping is one character to one (`ß` stays, `İ` → `i`, digraphs have a title
+    // case); goutils' `initials`/`nospace` read bytes as characters (`Ä` → `Ã`, the 0xA0 of
+    // `à` is a space); xstrings' `camelcase` lower-cases the rest of an upper-case word.
+    Fixed {
+        template: r#"{{upper "ßtraße"}}|{{lower "İ"}}|{{title "ǆa ǈ"}}|{{swapcase "ǅungla ǆ"}}|{{camelcase "foo_bar_BAZ"}}|{{camelcase "_"}}|{{initials "Äb éc"}}|{{nospace "à b"}}|{{nospace "àb"}}"#,
+        data: "{}",
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Output("ßTRAßE|i|ǅa ǈ|ǆUNGLA ǅ|FooBarBaz|__|ÃÃ|Ãb|Ãb"),
+        exception: None,
+    },
+    // Number conversions: `atoi` keeps Atoi's bound on overflow, cast reads hex floats and
+    // drops a range error to 0, and a float out of int64's range converts as on amd64.
+    Fixed {
+        template: r#"{{atoi "9223372036854775808"}}|{{atoi "-99999999999999999999"}}|{{float64 "0x1p-2"}}|{{float64 "1e400"}}|{{int 1e20}}|{{int64 -1e20}}"#,
+        data: "{}",
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Output(
+            "9223372036854775807|-9223372036854775808|0.25|0|-9223372036854775808|-9223372036854775808",
+        ),
+        exception: None,
+    },
+    // Go's slice panic names the length only for a bound past it.
+    Fixed {
+        template: r#"{{substr -1 -1 "abc"}}"#,
+        data: "{}",
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <substr -1 -1 "abc">: error calling substr: runtime error: slice bounds out of range [:-1]"#,
+        ),
+        exception: None,
+    },
     // The long mode's `merge .m .m.a $`, reduced: Go's process dies, certgate prints a value.
     Fixed {
         template: r#"{{ merge .m $ | print }}"#,
