@@ -2,8 +2,6 @@
 
 use certgate_gofmt::unicode as gounicode;
 
-use crate::gocase;
-
 /// `ToPascalCase`: connectors are dropped and the letter after them upper-cased; in a word
 /// that starts upper-case, the upper-case letters after the first are lower-cased until a
 /// letter that is not (`BAZ` → `Baz`, `HTTPServer` → `HttpServer`). Leading connectors stay,
@@ -18,7 +16,7 @@ pub fn to_pascal(st: &str) -> String {
         r0 = c;
         if !is_go_connector(c) {
             first_upper = gounicode::is_upper(c);
-            r0 = gocase::to_upper(c);
+            r0 = gounicode::to_upper(c);
             break;
         }
         out.push(c);
@@ -39,11 +37,11 @@ pub fn to_pascal(st: &str) -> String {
         }
         if is_go_connector(r1) {
             first_upper = gounicode::is_upper(r0);
-            r0 = gocase::to_upper(r0);
+            r0 = gounicode::to_upper(r0);
         } else {
             if first_upper {
                 if gounicode::is_upper(r0) {
-                    r0 = gocase::to_lower(r0);
+                    r0 = gounicode::to_lower(r0);
                 } else {
                     first_upper = false;
                 }
@@ -251,7 +249,7 @@ fn push_lower(out: &mut String, wt: Word, word: &str, connector: char) {
         if is_go_connector(c) {
             out.push(connector);
         } else if gounicode::is_upper(c) {
-            out.push(gocase::to_lower(c));
+            out.push(gounicode::to_lower(c));
         } else {
             out.push(c);
         }

@@ -166,11 +166,8 @@ fn parse_hex_float(body: &str) -> Option<f64> {
     Some(bits as f64 * 2f64.powi(exp / 2) * 2f64.powi(exp - exp / 2))
 }
 
-/// Go's `unicode.IsSpace`.
-pub fn is_space(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{85}' | '\u{a0}')
-        || (c as u32 > 0xff && c.is_whitespace())
-}
+/// Go's `unicode.IsSpace`, from Go's own tables.
+pub use certgate_gofmt::unicode::is_space;
 
 #[cfg(test)]
 mod tests {

@@ -92,7 +92,6 @@ mod dates;
 mod defaults;
 mod dicts;
 mod encoding;
-mod gocase;
 mod gofmt;
 mod golayout;
 mod json;

@@ -7,8 +7,8 @@ use certgate_gotemplate::{FuncError, FuncMap, Value, budget};
 
 use crate::args::{Arity, Map, call_err, check_size, list, map_value, reg, s, str_list};
 use crate::convert::{strslice, strval};
-use crate::gocase;
 use crate::gofmt::{is_space, sprint};
+use certgate_gofmt::unicode as gounicode;
 
 fn bytes_to_string(b: &[u8]) -> String {
     certgate_gofmt::lossy_utf8(b)
@@ -16,8 +16,12 @@ fn bytes_to_string(b: &[u8]) -> String {
 
 pub fn register(m: &mut FuncMap) {
     reg(m, "trim", Arity::Exact(1), |a| Ok(s(a.str(0)?.trim_matches(is_space))));
-    reg(m, "upper", Arity::Exact(1), |a| Ok(s(gocase::upper(a.str(0)?))));
-    reg(m, "lower", Arity::Exact(1), |a| Ok(s(gocase::lower(a.str(0)?))));
+    reg(m, "upper", Arity::Exact(1), |a| {
+        Ok(s(a.str(0)?.chars().map(gounicode::to_upper).collect::<String>()))
+    });
+    reg(m, "lower", Arity::Exact(1), |a| {
+        Ok(s(a.str(0)?.chars().map(gounicode::to_lower).collect::<String>()))
+    });
     reg(m, "title", Arity::Exact(1), |a| Ok(s(title(a.str(0)?))));
     reg(m, "untitle", Arity::Exact(1), |a| Ok(s(untitle(a.str(0)?))));
     reg(m, "substr", Arity::Exact(3), |a| substr(a.int(0)?, a.int(1)?, a.str(2)?).map(s));
@@ -201,7 +205,7 @@ fn title(st: &str) -> String {
     let mut prev = ' ';
     let mut out = String::with_capacity(st.len());
     for c in st.chars() {
-        out.push(if is_separator(prev) { gocase::to_title(c) } else { c });
+        out.push(if is_separator(prev) { gounicode::to_title(c) } else { c });
         prev = c;
     }
     out
@@ -226,7 +230,7 @@ fn untitle(st: &str) -> String {
                 c
             } else if next {
                 next = false;
-                gocase::to_lower(c)
+                gounicode::to_lower(c)
             } else {
                 c
             }
@@ -271,12 +275,12 @@ fn swapcase(st: &str) -> String {
     let mut space = true;
     let mut out = String::with_capacity(st.len());
     for c in st.chars() {
-        out.push(if certgate_gofmt::unicode::is_upper(c) || gocase::is_title(c) {
+        out.push(if gounicode::is_upper(c) || gounicode::is_title(c) {
             space = false;
-            gocase::to_lower(c)
-        } else if gocase::is_lower(c) {
+            gounicode::to_lower(c)
+        } else if gounicode::is_lower(c) {
             let first = std::mem::replace(&mut space, false);
-            if first { gocase::to_title(c) } else { gocase::to_upper(c) }
+            if first { gounicode::to_title(c) } else { gounicode::to_upper(c) }
         } else {
             space = is_space(c);
             c
