@@ -1,168 +1,25 @@
-//! `yaml.Unmarshal(text, &interface{})` followed by `json.Marshal`, on the event stream of
-//! `granit-parser`.
+//! `yaml.Unmarshal(text, &interface{})` followed by `json.Marshal`.
 //!
-//! The structure mirrors yaml.v3's `decode.go`: the events are first built into a node tree
-//! (anchors are registered when a node starts, so an alias inside its own anchor is a cycle
-//! the decoder reports), then the tree is decoded with yaml.v3's rules — node tags as
+//! The structure mirrors yaml.v3's `decode.go`: libyaml's events are first built into a node
+//! tree (`libyaml::compose`), then the tree is decoded with yaml.v3's rules — node tags as
 //! `parser.node` assigns them, duplicate-key checks, `<<` merges with yaml.v3's precedence,
 //! `map[string]interface{}` only when every key is a string, and its alias-expansion ratio
 //! limit. Finally the `json.Marshal` failures (non-string-keyed maps, NaN, infinities) are
 //! applied while converting to `serde_json::Value`.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use base64::Engine as _;
-use granit_parser::{Event, Parser, ScalarStyle, StrInput};
 use serde_json::{Number, Value};
 
-use crate::errors::parse_error;
-use crate::resolve::{
-    self, MAP_TAG, MERGE_TAG, SEQ_TAG, STR_TAG, Scalar, resolve_plain_ref, short_tag,
-};
+use crate::libyaml::{Kind, Node, compose};
+use crate::resolve::{self, MAP_TAG, MERGE_TAG, SEQ_TAG, STR_TAG, Scalar};
 use crate::timestamp::Timestamp;
 use crate::{MAX_DEPTH, MAX_INPUT_BYTES, YamlError};
 
 /// Upper bound on collected "unmarshal errors" (duplicate keys); yaml.v3 reports every
 /// pair, which is quadratic for hostile input.
 const MAX_TYPE_ERRORS: usize = 1000;
-
-enum Kind {
-    Scalar { value: String },
-    Sequence(Vec<usize>),
-    Mapping(Vec<usize>),
-    Alias { target: usize, name: String },
-}
-
-struct Node {
-    kind: Kind,
-    /// The tag yaml.v3's `parser.node` stores: the explicit tag, or `!!str` for quoted and
-    /// block scalars, `!!merge` for a plain `<<`, the resolved tag for other plain scalars,
-    /// `!!map`/`!!seq` for collections, and nothing for aliases.
-    tag: String,
-    line: usize,
-    anchor: Option<String>,
-}
-
-fn event_tag(tag: Option<&Cow<'_, granit_parser::Tag>>) -> Option<String> {
-    let tag = tag?;
-    let full = format!("{}{}", tag.handle(), tag.suffix());
-    // The non-specific "!" tag is ignored by yaml.v3 (`tag != "" && tag != "!"`).
-    (!full.is_empty() && full != "!").then(|| short_tag(&full))
-}
-
-/// The event parser both decoding paths read, so they see the same events and errors.
-pub(crate) fn parser(text: &str) -> Parser<'_, StrInput<'_>> {
-    let options = granit_parser::options! {
-        emit_anchor_events: true,
-        emit_unresolved_aliases: true,
-        emit_comments: false,
-        block_nesting_limit: MAX_DEPTH,
-        flow_nesting_limit: MAX_DEPTH,
-    };
-    Parser::new_from_str_with_options(text, options)
-}
-
-/// The parser's first error in the first document of `text`, if any: what the decoder failed
-/// on when it reports a parser error. Costs one parse.
-pub(crate) fn first_parser_error(text: &str) -> Option<granit_parser::ScanError> {
-    parser(text)
-        .map_while(|next| match next {
-            Ok((Event::DocumentEnd, _)) => None,
-            next => Some(next),
-        })
-        .find_map(Result::err)
-}
-
-/// Events of the first document as a node tree. `Ok(None)` for a stream without documents.
-fn build(text: &str) -> Result<(Vec<Node>, Option<usize>), YamlError> {
-    let mut nodes: Vec<Node> = Vec::new();
-    let mut anchors: HashMap<usize, usize> = HashMap::new();
-    let mut open: Vec<usize> = Vec::new();
-    let mut root = None;
-    let mut last_created = None;
-    let mut eof = crate::block_eof::EofBlock::new(text);
-    for next in parser(text) {
-        let (event, span) = next.map_err(|e| YamlError(parse_error(text, &e)))?;
-        let line = span.start.line();
-        let mut created = None;
-        match event {
-            Event::Scalar(value, style, anchor_id, tag) => {
-                let tag = match event_tag(tag.as_ref()) {
-                    Some(t) => t,
-                    None if style != ScalarStyle::Plain => STR_TAG.to_owned(),
-                    None if value == "<<" => MERGE_TAG.to_owned(),
-                    None => resolve_plain_ref(&value).map_or(STR_TAG, |(tag, _)| tag).to_owned(),
-                };
-                crate::block_tabs::check(text, style, &span)?;
-                let mut value = value.into_owned();
-                if eof.added_break(style, &span) {
-                    if value.chars().all(|c| c == '\n') {
-                        crate::block_eof::blank_body(text, &span, &mut value);
-                    } else {
-                        crate::block_eof::trim(text, &span, &mut value);
-                    }
-                }
-                created = Some((Kind::Scalar { value }, tag, anchor_id, line));
-            }
-            Event::SequenceStart(_, anchor_id, tag) => {
-                let tag = event_tag(tag.as_ref()).unwrap_or_else(|| SEQ_TAG.to_owned());
-                created = Some((Kind::Sequence(Vec::new()), tag, anchor_id, line));
-            }
-            Event::MappingStart(_, anchor_id, tag) => {
-                let tag = event_tag(tag.as_ref()).unwrap_or_else(|| MAP_TAG.to_owned());
-                created = Some((Kind::Mapping(Vec::new()), tag, anchor_id, line));
-            }
-            Event::Alias(id) => {
-                let Some(&target) = anchors.get(&id) else {
-                    return Err(YamlError("yaml: unknown anchor referenced".to_owned()));
-                };
-                let name = nodes[target].anchor.clone().unwrap_or_default();
-                created = Some((Kind::Alias { target, name }, String::new(), 0, line));
-            }
-            Event::UnresolvedAlias(name) => {
-                return Err(YamlError(format!("yaml: unknown anchor '{name}' referenced")));
-            }
-            Event::Anchor(id, name) => {
-                if let Some(idx) = last_created {
-                    anchors.insert(id, idx);
-                    let node: &mut Node = &mut nodes[idx];
-                    node.anchor = Some(name.into_owned());
-                }
-            }
-            Event::SequenceEnd | Event::MappingEnd => {
-                if let Some(done) = open.pop() {
-                    attach(&mut nodes, &open, &mut root, done);
-                }
-            }
-            // Only the first document is decoded (yaml.Unmarshal parses one node).
-            Event::DocumentEnd if root.is_some() || open.is_empty() => break,
-            _ => {}
-        }
-        if let Some((kind, tag, _anchor_id, line)) = created {
-            let is_collection = matches!(kind, Kind::Sequence(_) | Kind::Mapping(_));
-            let idx = nodes.len();
-            nodes.push(Node { kind, tag, line, anchor: None });
-            last_created = Some(idx);
-            if is_collection {
-                open.push(idx);
-            } else {
-                attach(&mut nodes, &open, &mut root, idx);
-            }
-        }
-    }
-    Ok((nodes, root))
-}
-
-fn attach(nodes: &mut [Node], open: &[usize], root: &mut Option<usize>, child: usize) {
-    match open.last() {
-        Some(&parent) => match &mut nodes[parent].kind {
-            Kind::Sequence(items) | Kind::Mapping(items) => items.push(child),
-            _ => {}
-        },
-        None => *root = Some(child),
-    }
-}
 
 /// Go values as yaml.v3 produces them for `interface{}` targets.
 #[derive(Clone, Debug)]
@@ -645,7 +502,8 @@ pub(crate) fn json_float(f: f64) -> Result<Number, String> {
     Number::from_f64(f).ok_or_else(|| "json: unsupported value".to_owned())
 }
 
-/// Entry point behind [`crate::from_yaml`].
+/// Entry point behind [`crate::from_yaml`]: libyaml's node tree of the first document,
+/// then yaml.v3's decoder, then `json.Marshal`'s checks.
 pub fn decode(text: &str) -> Result<Value, YamlError> {
     if text.len() > MAX_INPUT_BYTES {
         return Err(YamlError(format!(
@@ -653,35 +511,12 @@ pub fn decode(text: &str) -> Result<Value, YamlError> {
             text.len()
         )));
     }
-    // Typical documents (no anchors, tags, merges, duplicate or non-string keys) are read in
-    // one pass; the fast path hands anything else to the tree decoder below. `[a:, b]` holds
-    // the plain scalar `a:` to libyaml, which the parser needs quoted.
-    crate::reindent::decode_lenient(text, |text| {
-        let text = crate::flow_colon::rewrite(text);
-        // libyaml refuses a tab after a block indicator, and a `:` with no key before it
-        // (which the parser reads as a null key), before it gets to decode anything; checked
-        // on the text as the parser reads it (so past what `reindent` works around).
-        if let Some(error) =
-            crate::indicator_tabs::check(&text).or_else(|| crate::keyless::check(&text))
-        {
-            return Err(error);
-        }
-        match crate::fast::decode(&text) {
-            Some(result) => result,
-            None => decode_tree(&text),
-        }
-    })
-    .map_err(|e| crate::errors::finish(text, e))
-}
-
-/// The general path: node tree, then yaml.v3's decoder, then `json.Marshal`'s checks.
-pub(crate) fn decode_tree(text: &str) -> Result<Value, YamlError> {
-    let (nodes, root) = build(text)?;
-    let Some(root) = root else {
+    let composed = compose(text)?;
+    let Some(root) = composed.root else {
         return Ok(Value::Null);
     };
     let mut decoder = Decoder {
-        nodes: &nodes,
+        nodes: &composed.nodes,
         // The document node itself is the first decode operation in yaml.v3.
         decode_count: 1,
         alias_count: 0,

@@ -16,25 +16,13 @@
 
 #![forbid(unsafe_code)]
 
-mod block_eof;
-mod block_tabs;
-mod comment_gap;
 mod decode;
 mod emit;
-mod empty_block;
-mod errors;
-mod fast;
 pub mod float;
-mod flow_colon;
-mod indicator_tabs;
-mod keyless;
-mod reindent;
+mod libyaml;
 mod resolve;
-mod root_extent;
 mod sort;
 mod timestamp;
-mod tokens;
-mod trailing;
 
 /// Largest YAML text [`from_yaml`] accepts, in bytes. Kubernetes objects are far smaller
 /// (etcd stores at most ~1.5 MiB); the cap keeps hostile input from costing unbounded time.
