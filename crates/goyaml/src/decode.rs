@@ -136,11 +136,11 @@ impl<'t> Decoder<'t> {
     }
 
     /// `Node.ShortTag`.
-    fn short_tag_of(&self, idx: usize) -> String {
+    fn short_tag_of(&self, idx: usize) -> &str {
         let node = &self.nodes[idx];
         match &node.kind {
             Kind::Alias { target, .. } => self.short_tag_of(*target),
-            _ => node.tag.clone(),
+            _ => &node.tag,
         }
     }
 

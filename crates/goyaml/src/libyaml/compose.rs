@@ -5,6 +5,7 @@
 //! an alias inside its own anchor points at it (a cycle the decoder reports), and an alias
 //! to an anchor not seen yet fails here with yaml.v3's message.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::event::{Event, EventType};
@@ -25,7 +26,7 @@ pub(crate) struct Node {
     /// The tag yaml.v3's `parser.node` stores: the explicit tag, or `!!str` for quoted and
     /// block scalars, `!!merge` for a plain `<<`, the resolved tag for other plain scalars,
     /// `!!map`/`!!seq` for collections, and nothing for aliases.
-    pub tag: String,
+    pub tag: Cow<'static, str>,
     /// 1-based, as `Node.Line`.
     pub line: usize,
 }
@@ -124,7 +125,7 @@ impl Composer<'_> {
     }
 
     /// Adds a node for `event`, registering its anchor.
-    fn add(&mut self, event: &mut Event, kind: Kind, tag: String) -> usize {
+    fn add(&mut self, event: &mut Event, kind: Kind, tag: Cow<'static, str>) -> usize {
         let idx = self.nodes.len();
         if let Some(anchor) = event.anchor.take() {
             self.anchors.insert(anchor, idx);
@@ -134,9 +135,11 @@ impl Composer<'_> {
     }
 
     /// `parser.node`'s tag: an explicit one (but the non-specific `!`), else the default.
-    fn explicit_tag(event: &Event) -> Option<String> {
-        let tag = text(event.tag.clone());
-        (!tag.is_empty() && tag != "!").then(|| short_tag(&tag))
+    fn explicit_tag(event: &Event) -> Option<Cow<'static, str>> {
+        if event.tag.is_empty() || event.tag == b"!" {
+            return None;
+        }
+        Some(Cow::Owned(short_tag(&String::from_utf8_lossy(&event.tag))))
     }
 
     fn scalar(&mut self) -> Result<usize, YamlError> {
@@ -145,10 +148,10 @@ impl Composer<'_> {
         let tag = match Self::explicit_tag(&event) {
             Some(tag) => tag,
             None if event.style != ScalarStyle::Plain && event.style != ScalarStyle::Any => {
-                STR_TAG.to_owned()
+                Cow::Borrowed(STR_TAG)
             }
-            None if value == "<<" => MERGE_TAG.to_owned(),
-            None => resolve_plain_ref(&value).map_or(STR_TAG, |(tag, _)| tag).to_owned(),
+            None if value == "<<" => Cow::Borrowed(MERGE_TAG),
+            None => Cow::Borrowed(resolve_plain_ref(&value).map_or(STR_TAG, |(tag, _)| tag)),
         };
         let idx = self.add(&mut event, Kind::Scalar { value }, tag);
         Ok(idx)
@@ -160,7 +163,7 @@ impl Composer<'_> {
         let Some(&target) = self.anchors.get(name.as_bytes()) else {
             return Err(YamlError(format!("yaml: unknown anchor '{name}' referenced")));
         };
-        let idx = self.add(&mut event, Kind::Alias { target, name }, String::new());
+        let idx = self.add(&mut event, Kind::Alias { target, name }, Cow::Borrowed(""));
         Ok(idx)
     }
 
@@ -171,7 +174,7 @@ impl Composer<'_> {
             EventType::SequenceStart => (Kind::Sequence(Vec::new()), SEQ_TAG),
             _ => (Kind::Mapping(Vec::new()), MAP_TAG),
         };
-        let tag = Self::explicit_tag(&event).unwrap_or_else(|| default_tag.to_owned());
+        let tag = Self::explicit_tag(&event).unwrap_or(Cow::Borrowed(default_tag));
         let idx = self.add(&mut event, kind, tag);
         Ok(idx)
     }

@@ -14,6 +14,7 @@ use super::{Mark, Problem, Stage, Step, Stop};
 const RAW_WINDOW: usize = 512;
 
 pub(crate) struct Reader<'a> {
+    text: &'a str,
     input: &'a [u8],
     /// Byte offset of the current character (`buffer_pos`, absolute).
     pub pos: usize,
@@ -38,6 +39,7 @@ impl<'a> Reader<'a> {
         // yaml.v3's newParser reads "\n" for an empty input.
         let input = if input.is_empty() { "\n" } else { input };
         Reader {
+            text: input,
             input: input.as_bytes(),
             pos: 0,
             mark: Mark::default(),
@@ -99,25 +101,42 @@ impl<'a> Reader<'a> {
                 self.update_raw_buffer();
             }
             first = false;
-            while self.decoded < self.raw_end {
-                let octet = self.input[self.decoded];
-                let width = width(octet);
-                if self.decoded + width > self.raw_end {
-                    // A character split by the window: decoded with the next one.
-                    break;
-                }
-                let c = std::str::from_utf8(&self.input[self.decoded..self.decoded + width])
-                    .ok()
-                    .and_then(|s| s.chars().next())
-                    .unwrap_or('\0');
-                if !allowed(c) {
+            // Decode the window: count its characters and refuse a control character. The
+            // input is valid UTF-8, so only the refused sequences need looking at.
+            let mut end = self.raw_end;
+            while !self.text.is_char_boundary(end) {
+                // A character split by the window is decoded with the next one.
+                end -= 1;
+            }
+            let window = &self.input[self.decoded..end];
+            let mut count = 0;
+            for (i, &b) in window.iter().enumerate() {
+                let refused = match b {
+                    b'\t' | b'\n' | b'\r' | 0x20..=0x7E => false,
+                    0x00..=0x1F | 0x7F => true,
+                    // C1 controls but NEL: U+0080..U+009F are C2 80..C2 9F.
+                    0xC2 => {
+                        window.get(i + 1).is_some_and(|&n| (0x80..=0x9F).contains(&n) && n != 0x85)
+                    }
+                    // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
+                    0xEF => {
+                        window.get(i + 1) == Some(&0xBF)
+                            && matches!(window.get(i + 2), Some(0xBE | 0xBF))
+                    }
+                    _ => false,
+                };
+                if refused {
+                    // The characters before it were decoded.
+                    self.unread += count;
+                    self.decoded += i;
                     self.problem.stage = Stage::Reader;
                     self.problem.problem = "control characters are not allowed".to_owned();
                     return Err(Stop);
                 }
-                self.decoded += width;
-                self.unread += 1;
+                count += isize::from(b & 0xC0 != 0x80);
             }
+            self.unread += count;
+            self.decoded = end;
             if self.eof {
                 self.unread += 1;
                 break;
@@ -190,6 +209,28 @@ impl<'a> Reader<'a> {
         self.mark.index += 1;
         self.mark.column += 1;
         self.unread -= 1;
+    }
+
+    /// Reads as many ASCII characters as `accept` takes at once, as repeated `read` and
+    /// `cache(keep)` would: only characters already decoded, leaving `keep` of them, so no
+    /// window is decoded earlier than the per-character loop would decode it.
+    #[inline]
+    pub(crate) fn read_run(&mut self, s: &mut Vec<u8>, keep: usize, accept: impl Fn(u8) -> bool) {
+        let limit = usize::try_from(self.unread - keep as isize).unwrap_or(0);
+        let rest = &self.input[self.pos.min(self.input.len())..];
+        let n = rest.iter().take(limit).take_while(|&&b| b.is_ascii() && accept(b)).count();
+        if n == 0 {
+            return;
+        }
+        let run = &rest[..n];
+        if run.iter().any(|&b| !is_blank(b)) {
+            self.newlines = 0;
+        }
+        s.extend_from_slice(run);
+        self.pos += n;
+        self.mark.index += n as isize;
+        self.mark.column += n as isize;
+        self.unread -= n as isize;
     }
 
     /// `read_line`: appends a line break to `s`, normalised as libyaml does (CR, LF, CR LF
@@ -274,12 +315,6 @@ impl<'a> Reader<'a> {
     pub(crate) fn failed(&self) -> bool {
         self.problem.stage != Stage::None
     }
-}
-
-/// The characters libyaml's reader lets through.
-fn allowed(c: char) -> bool {
-    matches!(c as u32,
-        0x09 | 0x0A | 0x0D | 0x20..=0x7E | 0x85 | 0xA0..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
 }
 
 /// `width`: the length of the UTF-8 sequence a leading byte starts (0 for a trailing byte).

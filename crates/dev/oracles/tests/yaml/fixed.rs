@@ -176,7 +176,11 @@ pub const DECODE: &[DecodeCase] = &[
         exception: None,
     },
     // NEL, LS and PS are line breaks to libyaml (YAML 1.1): folded like LF, LS/PS kept.
-    DecodeCase { yaml: "a: 'x\u{2028}  y'\n", upstream: "ok {\"a\":\"x\u{2028}y\"}", exception: None },
+    DecodeCase {
+        yaml: "a: 'x\u{2028}  y'\n",
+        upstream: "ok {\"a\":\"x\u{2028}y\"}",
+        exception: None,
+    },
     // Listed exceptions.
     // Found by the long mode (seed 98137004602931): yaml.v3 panics.
     DecodeCase {

@@ -313,12 +313,9 @@ impl<'a> Parser<'a> {
             if handle.is_empty() {
                 tag = suffix;
             } else {
-                match self.tag_directives.iter().find(|(h, _)| *h == handle) {
-                    Some((_, prefix)) => {
-                        tag = prefix.clone();
-                        tag.extend_from_slice(&suffix);
-                    }
-                    None => {}
+                if let Some((_, prefix)) = self.tag_directives.iter().find(|(h, _)| *h == handle) {
+                    tag = prefix.clone();
+                    tag.extend_from_slice(&suffix);
                 }
                 if tag.is_empty() {
                     return Err(self.error_context(

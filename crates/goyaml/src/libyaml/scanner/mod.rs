@@ -8,6 +8,7 @@ mod fetch;
 mod scalars;
 
 use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::reader::Reader;
 use super::token::{Token, TokenType};
@@ -15,6 +16,30 @@ use super::{Mark, Step};
 
 /// libyaml's `max_flow_level` and `max_indents`.
 const MAX_NESTING: usize = 10000;
+
+/// Token numbers are distinct small integers: SipHash on them cost more than the scanning
+/// around the lookups (measured with `perf` on the decode bench).
+#[derive(Default)]
+struct TokenNumberHasher(u64);
+
+impl Hasher for TokenNumberHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// `simple_keys_by_tok`: token number to index in the simple key stack.
+type KeysByToken = HashMap<usize, usize, BuildHasherDefault<TokenNumberHasher>>;
 
 /// `yaml_simple_key_t`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -53,7 +78,7 @@ pub(crate) struct Scanner<'a> {
     indents: Vec<isize>,
     simple_key_allowed: bool,
     simple_keys: Vec<SimpleKey>,
-    simple_keys_by_tok: HashMap<usize, usize>,
+    simple_keys_by_tok: KeysByToken,
     pub comments: Vec<Comment>,
     pub comments_head: usize,
 }
@@ -73,7 +98,7 @@ impl<'a> Scanner<'a> {
             indents: Vec::new(),
             simple_key_allowed: false,
             simple_keys: Vec::new(),
-            simple_keys_by_tok: HashMap::new(),
+            simple_keys_by_tok: KeysByToken::default(),
             comments: Vec::new(),
             comments_head: 0,
         }

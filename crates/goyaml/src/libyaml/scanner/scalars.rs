@@ -133,6 +133,7 @@ impl Scanner<'_> {
             while !self.r.is_breakz(0) {
                 self.r.read(&mut s);
                 self.r.cache(1)?;
+                self.r.read_run(&mut s, 1, |b| !matches!(b, b'\r' | b'\n' | 0));
             }
             self.r.cache(2)?;
             self.r.read_line(&mut leading_break);
@@ -230,6 +231,12 @@ impl Scanner<'_> {
                     self.scan_escape(start, &mut s)?;
                 } else {
                     self.r.read(&mut s);
+                    self.r.cache(2)?;
+                    // The characters that need no look at.
+                    let quote = if single { b'\'' } else { b'"' };
+                    self.r
+                        .read_run(&mut s, 2, |b| b > b' ' && b != quote && b != b'\\' && b != 0x7F);
+                    continue;
                 }
                 self.r.cache(2)?;
             }
@@ -367,8 +374,16 @@ impl Scanner<'_> {
                     }
                 }
                 self.r.read(&mut s);
-                end = self.r.mark;
                 self.r.cache(2)?;
+                // The characters that cannot end the scalar or need joining.
+                let flow = self.flow_level > 0;
+                self.r.read_run(&mut s, 2, |b| {
+                    b > b' '
+                        && b != b':'
+                        && b != 0x7F
+                        && !(flow && matches!(b, b',' | b'?' | b'[' | b']' | b'{' | b'}'))
+                });
+                end = self.r.mark;
             }
             if !(self.r.is_blank_at(0) || self.r.is_break(0)) {
                 break;
