@@ -275,3 +275,27 @@ fn fixed_run() {
     assert!(!record, "CERTGATE_HUB_RECORD is set: the answers were printed, nothing was checked");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn policy_templates_with_keys_past_the_simple_key_limit_fail_as_upstream() {
+    // go-template-utils reads the policy template's JSON *text* with yaml.Unmarshal, where an
+    // object key longer than libyaml's 1,024-character simple-key limit cannot be a key; so
+    // does certgate-templates, with the same parser.
+    with_big_stack(|| {
+        let mut sides = Sides::start();
+        for len in [100, 990, 1000, 1100] {
+            let template =
+                format!(r#"{{"data":{{"{}":"{{{{hub \"v\" hub}}}}"}}}}"#, "k".repeat(len));
+            let theirs = sides.upstream(&template, false);
+            let ours = sides.certgate(&template, false);
+            assert_eq!(ours, theirs, "key of {len} characters");
+            if len == 100 || len == 1100 {
+                assert_eq!(
+                    matches!(theirs, Outcome::Error(_)),
+                    len == 1100,
+                    "key of {len}: {theirs}"
+                );
+            }
+        }
+    });
+}

@@ -259,9 +259,10 @@ fn has_long_key(case: &str) -> bool {
 /// An object key longer than 1024 characters, through go-template-utils' JSONToYAML.
 pub const LONG_KEY_JSON: &str = "JSONToYAML reads the JSON *text* with yaml.Unmarshal, where a \
     key longer than 1024 characters is not a simple key and the read fails (`did not find \
-    expected ',' or '}'`); certgate's to_yaml takes the decoded value and cannot fail. The \
-    emitters agree on such values; the refusal belongs to the JSON-to-YAML step of \
-    certgate-templates (reported to the lead)";
+    expected ',' or '}'`); this test compares the emitter alone, and certgate's to_yaml takes the \
+    decoded value and cannot fail. In the pipeline certgate-templates reads the template's JSON \
+    text with from_yaml first, as go-template-utils does, and fails the same way (checked by \
+    hub_templates.rs, policy_templates_with_keys_past_the_simple_key_limit_fail_as_upstream)";
 
 /// Whether two outputs differ only in numbers that are the same float64.
 fn same_but_float_digits(a: &str, b: &str) -> bool {

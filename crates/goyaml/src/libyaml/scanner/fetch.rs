@@ -144,20 +144,25 @@ impl Scanner<'_> {
         Ok(())
     }
 
-    fn fetch_block_entry(&mut self) -> Step {
-        if self.flow_level == 0 {
-            if !self.simple_key_allowed {
-                let mark = self.r.mark;
-                return Err(self.r.scanner_error(
-                    "",
-                    mark,
-                    "block sequence entries are not allowed in this context",
-                ));
-            }
-            let mark = self.r.mark;
-            self.roll_indent(mark.column, None, TokenType::BlockSequenceStart, mark)?;
+    /// In block context, where a '-', '?' or ':' may open a block collection: refused with
+    /// `refusal` where no simple key may start, else the collection is opened at the column.
+    fn open_block_collection(&mut self, typ: TokenType, refusal: &str) -> Step {
+        if self.flow_level > 0 {
+            return Ok(());
         }
+        let mark = self.r.mark;
+        if !self.simple_key_allowed {
+            return Err(self.r.scanner_error("", mark, refusal));
+        }
+        self.roll_indent(mark.column, None, typ, mark)
+    }
+
+    fn fetch_block_entry(&mut self) -> Step {
         // In flow context the parser reports the '-' (it can point at the context).
+        self.open_block_collection(
+            TokenType::BlockSequenceStart,
+            "block sequence entries are not allowed in this context",
+        )?;
         self.remove_simple_key()?;
         self.simple_key_allowed = true;
         self.single(TokenType::BlockEntry);
@@ -165,18 +170,10 @@ impl Scanner<'_> {
     }
 
     fn fetch_key(&mut self) -> Step {
-        if self.flow_level == 0 {
-            if !self.simple_key_allowed {
-                let mark = self.r.mark;
-                return Err(self.r.scanner_error(
-                    "",
-                    mark,
-                    "mapping keys are not allowed in this context",
-                ));
-            }
-            let mark = self.r.mark;
-            self.roll_indent(mark.column, None, TokenType::BlockMappingStart, mark)?;
-        }
+        self.open_block_collection(
+            TokenType::BlockMappingStart,
+            "mapping keys are not allowed in this context",
+        )?;
         self.remove_simple_key()?;
         self.simple_key_allowed = self.flow_level == 0;
         self.single(TokenType::Key);
@@ -203,18 +200,10 @@ impl Scanner<'_> {
             self.simple_key_allowed = false;
         } else {
             // The ':' follows a complex key (or none).
-            if self.flow_level == 0 {
-                if !self.simple_key_allowed {
-                    let mark = self.r.mark;
-                    return Err(self.r.scanner_error(
-                        "",
-                        mark,
-                        "mapping values are not allowed in this context",
-                    ));
-                }
-                let mark = self.r.mark;
-                self.roll_indent(mark.column, None, TokenType::BlockMappingStart, mark)?;
-            }
+            self.open_block_collection(
+                TokenType::BlockMappingStart,
+                "mapping values are not allowed in this context",
+            )?;
             self.simple_key_allowed = self.flow_level == 0;
         }
         self.single(TokenType::Value);

@@ -25,6 +25,37 @@ fn fold(s: &mut Vec<u8>, leading_break: &mut Vec<u8>, trailing_breaks: &mut Vec<
     trailing_breaks.clear();
 }
 
+/// The blanks and line breaks between two pieces of a quoted or plain scalar: blanks before
+/// the first break are kept in `whitespaces` (they stay if no break follows), the first break
+/// goes to `leading_break`, later ones to `trailing_breaks`.
+struct Gap {
+    leading_blanks: bool,
+    whitespaces: Vec<u8>,
+    leading_break: Vec<u8>,
+    trailing_breaks: Vec<u8>,
+}
+
+impl Gap {
+    fn new() -> Self {
+        Gap {
+            leading_blanks: false,
+            whitespaces: Vec::new(),
+            leading_break: Vec::new(),
+            trailing_breaks: Vec::new(),
+        }
+    }
+
+    /// Appends the gap to `s`: folded when it holds a line break, else its blanks.
+    fn join(&mut self, s: &mut Vec<u8>) {
+        if self.leading_blanks {
+            fold(s, &mut self.leading_break, &mut self.trailing_breaks);
+            self.leading_blanks = false;
+        } else {
+            s.append(&mut self.whitespaces);
+        }
+    }
+}
+
 impl Scanner<'_> {
     /// Whether the cursor is at `---` or `...` followed by a blank, at column 0.
     fn at_document_indicator(&self) -> bool {
@@ -33,6 +64,42 @@ impl Scanner<'_> {
             && ((r.at(0) == b'-' && r.at(1) == b'-' && r.at(2) == b'-')
                 || (r.at(0) == b'.' && r.at(1) == b'.' && r.at(2) == b'.'))
             && r.is_blankz(3)
+    }
+
+    /// Consumes blanks and line breaks into `gap`. In a plain scalar, a tab left of
+    /// `tab_limit` on a continuation line is refused.
+    fn scan_gap(&mut self, gap: &mut Gap, tab_limit: Option<(isize, Mark)>) -> Step {
+        while self.r.is_blank_at(0) || self.r.is_break(0) {
+            if self.r.is_blank_at(0) {
+                if let Some((indent, start)) = tab_limit
+                    && gap.leading_blanks
+                    && self.r.mark.column < indent
+                    && self.r.byte() == b'\t'
+                {
+                    return Err(self.r.scanner_error(
+                        "while scanning a plain scalar",
+                        start,
+                        "found a tab character that violates indentation",
+                    ));
+                }
+                if gap.leading_blanks {
+                    self.r.skip();
+                } else {
+                    self.r.read(&mut gap.whitespaces);
+                }
+            } else {
+                self.r.cache(2)?;
+                if gap.leading_blanks {
+                    self.r.read_line(&mut gap.trailing_breaks);
+                } else {
+                    gap.whitespaces.clear();
+                    self.r.read_line(&mut gap.leading_break);
+                    gap.leading_blanks = true;
+                }
+            }
+            self.r.cache(1)?;
+        }
+        Ok(())
     }
 
     /// `yaml_parser_scan_block_scalar`.
@@ -193,8 +260,8 @@ impl Scanner<'_> {
     pub(super) fn scan_flow_scalar(&mut self, single: bool) -> Step<Token> {
         let start = self.r.mark;
         self.r.skip();
-        let (mut s, mut leading_break, mut trailing_breaks, mut whitespaces) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut s = Vec::new();
+        let mut gap = Gap::new();
         loop {
             self.r.cache(4)?;
             if self.at_document_indicator() {
@@ -211,7 +278,7 @@ impl Scanner<'_> {
                     "found unexpected end of stream",
                 ));
             }
-            let mut leading_blanks = false;
+            gap.leading_blanks = false;
             while !self.r.is_blankz(0) {
                 let c = self.r.byte();
                 if single && c == b'\'' && self.r.at(1) == b'\'' {
@@ -225,7 +292,7 @@ impl Scanner<'_> {
                     self.r.cache(3)?;
                     self.r.skip();
                     self.r.skip_line();
-                    leading_blanks = true;
+                    gap.leading_blanks = true;
                     break;
                 } else if !single && c == b'\\' {
                     self.scan_escape(start, &mut s)?;
@@ -244,30 +311,8 @@ impl Scanner<'_> {
             if self.r.byte() == if single { b'\'' } else { b'"' } {
                 break;
             }
-            while self.r.is_blank_at(0) || self.r.is_break(0) {
-                if self.r.is_blank_at(0) {
-                    if leading_blanks {
-                        self.r.skip();
-                    } else {
-                        self.r.read(&mut whitespaces);
-                    }
-                } else {
-                    self.r.cache(2)?;
-                    if leading_blanks {
-                        self.r.read_line(&mut trailing_breaks);
-                    } else {
-                        whitespaces.clear();
-                        self.r.read_line(&mut leading_break);
-                        leading_blanks = true;
-                    }
-                }
-                self.r.cache(1)?;
-            }
-            if leading_blanks {
-                fold(&mut s, &mut leading_break, &mut trailing_breaks);
-            } else {
-                s.append(&mut whitespaces);
-            }
+            self.scan_gap(&mut gap, None)?;
+            gap.join(&mut s);
         }
         // The closing quote.
         self.r.skip();
@@ -347,9 +392,8 @@ impl Scanner<'_> {
 
     /// `yaml_parser_scan_plain_scalar`.
     pub(super) fn scan_plain_scalar(&mut self) -> Step<Token> {
-        let (mut s, mut leading_break, mut trailing_breaks, mut whitespaces) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let mut leading_blanks = false;
+        let mut s = Vec::new();
+        let mut gap = Gap::new();
         let indent = self.indent + 1;
         let start = self.r.mark;
         let mut end = self.r.mark;
@@ -365,13 +409,8 @@ impl Scanner<'_> {
                 {
                     break;
                 }
-                if leading_blanks || !whitespaces.is_empty() {
-                    if leading_blanks {
-                        fold(&mut s, &mut leading_break, &mut trailing_breaks);
-                        leading_blanks = false;
-                    } else {
-                        s.append(&mut whitespaces);
-                    }
+                if gap.leading_blanks || !gap.whitespaces.is_empty() {
+                    gap.join(&mut s);
                 }
                 self.r.read(&mut s);
                 self.r.cache(2)?;
@@ -389,32 +428,7 @@ impl Scanner<'_> {
                 break;
             }
             self.r.cache(1)?;
-            while self.r.is_blank_at(0) || self.r.is_break(0) {
-                if self.r.is_blank_at(0) {
-                    if leading_blanks && self.r.mark.column < indent && self.r.byte() == b'\t' {
-                        return Err(self.r.scanner_error(
-                            "while scanning a plain scalar",
-                            start,
-                            "found a tab character that violates indentation",
-                        ));
-                    }
-                    if leading_blanks {
-                        self.r.skip();
-                    } else {
-                        self.r.read(&mut whitespaces);
-                    }
-                } else {
-                    self.r.cache(2)?;
-                    if leading_blanks {
-                        self.r.read_line(&mut trailing_breaks);
-                    } else {
-                        whitespaces.clear();
-                        self.r.read_line(&mut leading_break);
-                        leading_blanks = true;
-                    }
-                }
-                self.r.cache(1)?;
-            }
+            self.scan_gap(&mut gap, Some((indent, start)))?;
             if self.flow_level == 0 && self.r.mark.column < indent {
                 break;
             }
@@ -422,7 +436,7 @@ impl Scanner<'_> {
         let mut token = Token::new(TokenType::Scalar, start, end);
         token.value = s;
         token.style = ScalarStyle::Plain;
-        if leading_blanks {
+        if gap.leading_blanks {
             self.simple_key_allowed = true;
         }
         Ok(token)
