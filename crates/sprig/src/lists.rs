@@ -167,13 +167,7 @@ pub fn register(m: &mut FuncMap) {
     both(m, &["chunk", "mustChunk"], Arity::Exact(2), |a| {
         let size = a.int(0)?;
         let items = as_list(a.any(1), "chunk")?;
-        if items.is_empty() {
-            return Ok(list(Vec::new()));
-        }
-        if size <= 0 {
-            return Err(call_err("runtime error: makeslice: len out of range"));
-        }
-        Ok(list(items.chunks(size as usize).map(|c| list(c.to_vec())).collect()))
+        chunk(size, items).map(list)
     });
     reg(m, "until", Arity::Exact(1), |a| {
         let count = a.int(0)?;
@@ -209,6 +203,48 @@ pub fn register(m: &mut FuncMap) {
         let parts: Vec<String> = nums.iter().map(i64::to_string).collect();
         Ok(s(parts.join(" ")))
     });
+}
+
+/// sprig's `chunk`, with its float arithmetic: `floor((len-1)/size)+1` chunks, the last one
+/// `floor(mod(len, size))` long (or `size`). A size of 0 or below makes Go allocate a negative
+/// length for some lengths (a runtime panic the template reports) and an empty list or a
+/// single chunk for others.
+fn chunk(size: i64, items: &[Value]) -> Result<Vec<Value>, FuncError> {
+    let makeslice = || call_err("runtime error: makeslice: len out of range");
+    let len = items.len() as f64;
+    let count = go_int(((len - 1.0) / size as f64).floor() + 1.0);
+    if count < 0 {
+        return Err(makeslice());
+    }
+    let mut chunks = Vec::new();
+    for i in 0..count {
+        let mut chunk_len = size;
+        if i == count - 1 {
+            chunk_len = go_int((len % size as f64).floor());
+            if chunk_len == 0 {
+                chunk_len = size;
+            }
+        }
+        if chunk_len < 0 {
+            return Err(makeslice());
+        }
+        let chunk = (0..chunk_len)
+            .map(|j| {
+                let index = usize::try_from(i.saturating_mul(size).saturating_add(j)).ok();
+                index
+                    .and_then(|ix| items.get(ix))
+                    .cloned()
+                    .ok_or_else(|| call_err("reflect: slice index out of range"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        chunks.push(list(chunk));
+    }
+    Ok(chunks)
+}
+
+/// Go's float-to-int conversion on amd64: NaN and values out of range give `i64::MIN`.
+fn go_int(f: f64) -> i64 {
+    to_int64(&Value::Float(f))
 }
 
 fn ints(v: Vec<i64>) -> Value {

@@ -50,9 +50,19 @@ pub const SEMVER_STRUCT: &str = "semver's result is a dictionary, not Go's *semv
 pub const EVALUATED_FIRST: &str =
     "a later argument fails to evaluate before Go's conversion of an earlier one";
 /// sprig functions returning Go types certgate does not have (`int64` from `toDecimal`,
-/// `[]string` from `toStrings`, `[]int` from `until`): certgate names its own (`int`,
-/// `[]interface {}`).
-pub const GO_TYPES: &str = "a sprig result of Go type int64, []string or []int";
+/// `[]string` from `toStrings`, `[]int` from `until`, `[][]interface {}` from `chunk`):
+/// certgate names its own (`int`, `[]interface {}`).
+pub const GO_TYPES: &str = "a sprig result of Go type int64, []string, []int or [][]interface {}";
+/// Masterminds/semver validates each `||` group of a constraint with one regular expression
+/// and quotes the whole group when it fails; certgate-sprig parses the constraint token by
+/// token and quotes the first token it cannot read.
+pub const SEMVER_CONSTRAINT_TEXT: &str =
+    "semverCompare quotes the token, not the whole constraint group";
+/// Go's `slice` converts and range-checks its indexes one by one, so an index out of range is
+/// reported before a later index of the wrong type; the engine checks every index's type first,
+/// and its message has no position.
+pub const SLICE_INDEX_ORDER: &str =
+    "slice checks every index's type before Go's range check of an earlier one";
 /// A node's place and message in a placed execution error.
 fn placed(text: &str) -> Option<((usize, usize), &str, &str)> {
     let rest = text.strip_prefix("template: ")?;
@@ -80,7 +90,10 @@ fn argument_failure(message: &str) -> bool {
 
 /// Go's message with the types certgate does not have named as certgate names them.
 fn certgate_types(message: &str) -> String {
-    let message = message.replace("[]string", "[]interface {}").replace("int64", "int");
+    let message = message
+        .replace("[][]interface {}", "[]interface {}")
+        .replace("[]string", "[]interface {}")
+        .replace("int64", "int");
     // `[]int` as a whole word (`[]interface {}` starts with the same bytes).
     let mut out = String::new();
     let mut rest = message.as_str();
@@ -103,6 +116,16 @@ pub fn wording(ours: &str, go: &str) -> Option<&'static str> {
     // Go names the type only for a value `semver` returned.
     if go.contains("semver.Version") {
         return Some(SEMVER_STRUCT);
+    }
+    if go.contains("error calling semverCompare: improper constraint: ")
+        && ours.contains("error calling semverCompare: improper constraint: ")
+    {
+        return Some(SEMVER_CONSTRAINT_TEXT);
+    }
+    if go.contains("error calling slice: index out of range")
+        && ours.contains("slice: index must be integer, got ")
+    {
+        return Some(SLICE_INDEX_ORDER);
     }
     if ours.contains("slice: list index out of range") {
         return Some(SLICE_CAP);
@@ -830,6 +853,54 @@ pub const CASES: &[Fixed] = &[
         float64: false,
         upstream: Upstream::Output("3.0.0"),
         exception: Some(SEMVER),
+    },
+    // Found by the long mode (2026-11-29): sprig's chunk computes with floats, so a size of 0
+    // or below gives an empty list, one chunk or a negative allocation depending on the length.
+    Fixed {
+        template: r#"{{chunk -3 .strs}} {{chunk -3 .l | len}} {{chunk -47 .nums}}"#,
+        data: r#"{"strs":["b","a","c","a"],"l":[679,true,0.1],"nums":[11]}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Output("[] 0 [[11]]"),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{chunk -3 .e}}"#,
+        data: r#"{"e":[]}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <chunk -3 .e>: error calling chunk: runtime error: makeslice: len out of range"#,
+        ),
+        exception: None,
+    },
+    Fixed {
+        template: r#"{{chunk 2 .strs | printf "%T"}}"#,
+        data: r#"{"strs":["b","a","c"]}"#,
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Output("[][]interface {}"),
+        exception: Some(GO_TYPES),
+    },
+    Fixed {
+        template: r#"{{semverCompare "<a href" "1.0.0"}}"#,
+        data: "{}",
+        sprig: true,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <semverCompare "<a href" "1.0.0">: error calling semverCompare: improper constraint: "<a href""#,
+        ),
+        exception: Some(SEMVER_CONSTRAINT_TEXT),
+    },
+    Fixed {
+        template: r#"{{slice .l 4 true}}"#,
+        data: r#"{"l":[1,2]}"#,
+        sprig: false,
+        float64: false,
+        upstream: Upstream::Error(
+            r#"template: t:1:2: executing "t" at <slice .l 4 true>: error calling slice: index out of range: 4"#,
+        ),
+        exception: Some(SLICE_INDEX_ORDER),
     },
     // Found by `CERTGATE_DIFF_CASES=100000` (2026-11-29): the root changed in place.
     Fixed {
