@@ -41,6 +41,21 @@ impl Scanner<'_> {
         }
     }
 
+    /// Records the comment text so far as a foot comment ending at `end`; scanning for the
+    /// next one starts there (`marks` are the scan and token marks).
+    fn record_foot(&mut self, marks: [&mut Mark; 2], start_mark: Mark, end: Mark) {
+        let [scan_mark, token_mark] = marks;
+        self.comments.push(Comment {
+            scan_mark: *scan_mark,
+            token_mark: *token_mark,
+            start_mark,
+            end_mark: end,
+            ..Comment::default()
+        });
+        *scan_mark = end;
+        *token_mark = end;
+    }
+
     /// `yaml_parser_scan_line_comment`: a comment on the rest of the current line.
     pub(super) fn scan_line_comment(&mut self, token_mark: Mark) -> Step {
         if self.r.newlines > 0 {
@@ -129,16 +144,8 @@ impl Scanner<'_> {
                                 token_mark = start_mark;
                             }
                             let end = here(line, column);
-                            self.comments.push(Comment {
-                                scan_mark,
-                                token_mark,
-                                start_mark,
-                                end_mark: end,
-                                ..Comment::default()
-                            });
+                            self.record_foot([&mut scan_mark, &mut token_mark], start_mark, end);
                             text.clear();
-                            scan_mark = end;
-                            token_mark = end;
                         }
                     } else if !text.is_empty() && c != 0 {
                         text.push(b'\n');
@@ -159,16 +166,8 @@ impl Scanner<'_> {
             {
                 // A comment at another indentation is a foot of the preceding data.
                 let end = here(line, column);
-                self.comments.push(Comment {
-                    scan_mark,
-                    token_mark,
-                    start_mark,
-                    end_mark: end,
-                    ..Comment::default()
-                });
+                self.record_foot([&mut scan_mark, &mut token_mark], start_mark, end);
                 text.clear();
-                scan_mark = end;
-                token_mark = end;
             }
             if c != b'#' {
                 break;

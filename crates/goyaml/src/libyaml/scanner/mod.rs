@@ -211,16 +211,17 @@ impl<'a> Scanner<'a> {
         if key.mark.line < mark.line || key.mark.index + 1024 < mark.index {
             if key.required {
                 let key_mark = key.mark;
-                return Err(self.r.scanner_error(
-                    "while scanning a simple key",
-                    key_mark,
-                    "could not find expected ':'",
-                ));
+                return Err(self.key_without_value(key_mark));
             }
             key.possible = false;
             return Ok(false);
         }
         Ok(true)
+    }
+
+    /// A simple key that had to be one (block context, at the indentation) found no ':'.
+    fn key_without_value(&mut self, key_mark: Mark) -> super::Stop {
+        self.r.scanner_error("while scanning a simple key", key_mark, "could not find expected ':'")
     }
 
     /// `yaml_parser_save_simple_key`.
@@ -249,11 +250,7 @@ impl<'a> Scanner<'a> {
         if key.possible {
             if key.required {
                 let key_mark = key.mark;
-                return Err(self.r.scanner_error(
-                    "while scanning a simple key",
-                    key_mark,
-                    "could not find expected ':'",
-                ));
+                return Err(self.key_without_value(key_mark));
             }
             key.possible = false;
             let number = key.token_number;

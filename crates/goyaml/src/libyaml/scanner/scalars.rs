@@ -119,26 +119,10 @@ impl Scanner<'_> {
             self.r.skip();
             self.r.cache(1)?;
             if self.r.byte().is_ascii_digit() {
-                if self.r.byte() == b'0' {
-                    return Err(self.r.scanner_error(
-                        BLOCK_CONTEXT,
-                        start,
-                        "found an indentation indicator equal to 0",
-                    ));
-                }
-                increment = isize::from(self.r.byte() - b'0');
-                self.r.skip();
+                increment = self.indentation_indicator(start)?;
             }
         } else if self.r.byte().is_ascii_digit() {
-            if self.r.byte() == b'0' {
-                return Err(self.r.scanner_error(
-                    BLOCK_CONTEXT,
-                    start,
-                    "found an indentation indicator equal to 0",
-                ));
-            }
-            increment = isize::from(self.r.byte() - b'0');
-            self.r.skip();
+            increment = self.indentation_indicator(start)?;
             self.r.cache(1)?;
             if let Some(c) = chomp(self.r.byte()) {
                 chomping = c;
@@ -216,6 +200,20 @@ impl Scanner<'_> {
         token.value = s;
         token.style = if literal { ScalarStyle::Literal } else { ScalarStyle::Folded };
         Ok(token)
+    }
+
+    /// A block scalar's indentation indicator (the digit at the cursor), which must not be 0.
+    fn indentation_indicator(&mut self, start: Mark) -> Step<isize> {
+        if self.r.byte() == b'0' {
+            return Err(self.r.scanner_error(
+                BLOCK_CONTEXT,
+                start,
+                "found an indentation indicator equal to 0",
+            ));
+        }
+        let increment = isize::from(self.r.byte() - b'0');
+        self.r.skip();
+        Ok(increment)
     }
 
     /// `yaml_parser_scan_block_scalar_breaks`: indentation and empty lines, fixing the
