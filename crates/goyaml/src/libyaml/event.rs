@@ -47,8 +47,6 @@ pub(crate) struct Event {
     pub tag: Vec<u8>,
     pub value: Vec<u8>,
     pub style: ScalarStyle,
-    /// A flow collection (`[...]`, `{...}`).
-    pub flow: bool,
 }
 
 impl Event {

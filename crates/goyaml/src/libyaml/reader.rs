@@ -14,7 +14,6 @@ use super::{Mark, Problem, Stage, Step, Stop};
 const RAW_WINDOW: usize = 512;
 
 pub(crate) struct Reader<'a> {
-    text: &'a str,
     input: &'a [u8],
     /// Byte offset of the current character (`buffer_pos`, absolute).
     pub pos: usize,
@@ -39,7 +38,6 @@ impl<'a> Reader<'a> {
         // yaml.v3's newParser reads "\n" for an empty input.
         let input = if input.is_empty() { "\n" } else { input };
         Reader {
-            text: input,
             input: input.as_bytes(),
             pos: 0,
             mark: Mark::default(),
@@ -104,7 +102,7 @@ impl<'a> Reader<'a> {
             // Decode the window: count its characters and refuse a control character. The
             // input is valid UTF-8, so only the refused sequences need looking at.
             let mut end = self.raw_end;
-            while !self.text.is_char_boundary(end) {
+            while self.input.get(end).is_some_and(|&b| b & 0xC0 == 0x80) {
                 // A character split by the window is decoded with the next one.
                 end -= 1;
             }

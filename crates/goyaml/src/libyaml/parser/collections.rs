@@ -149,8 +149,7 @@ impl Parser<'_> {
                 // A single-pair mapping inside a flow sequence.
                 let (_, start, _) = self.peek()?;
                 self.state = State::FlowSequenceEntryMappingKey;
-                let mut event = Event::new(EventType::MappingStart, start);
-                event.flow = true;
+                let event = Event::new(EventType::MappingStart, start);
                 self.skip_token();
                 return Ok(event);
             } else if typ != TokenType::FlowSequenceEnd {

@@ -357,12 +357,11 @@ impl<'a> Parser<'a> {
                 } else {
                     State::FlowMappingFirstKey
                 };
-                let mut event = node(
+                let event = node(
                     if sequence { EventType::SequenceStart } else { EventType::MappingStart },
                     anchor,
                     tag,
                 );
-                event.flow = true;
                 self.set_event_comments();
                 Ok(event)
             }
