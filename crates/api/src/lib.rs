@@ -5,6 +5,9 @@
 //! - [`policy`]: `policy.cert-manager.io/v1alpha1` `CertificateRequestPolicy`.
 //! - [`field`]: Kubernetes `field.Error` and aggregate rendering, byte-for-byte as apimachinery.
 //! - [`gofmt`]: the Go formatting rules those messages depend on (`%q`, JSON, durations).
+//! - [`ocm`]: the Open Cluster Management kinds certgate reads and writes (`Policy`,
+//!   `PlacementBinding`, `PolicySet`, `Placement`, `PlacementDecision`, `ManagedCluster`,
+//!   `ClusterClaim`); certgate does not serve them.
 //! - [`crd`]: CustomResourceDefinition manifests generated from the types.
 //! - [`validation`]: raw manifests checked against those CRDs, with the API server's errors.
 #![forbid(unsafe_code)]
@@ -14,6 +17,7 @@ pub mod crd;
 pub mod field;
 /// Go formatting rules, re-exported for callers of [`field`].
 pub use certgate_gofmt as gofmt;
+pub mod ocm;
 pub mod policy;
 pub mod validation;
 

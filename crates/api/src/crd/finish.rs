@@ -11,17 +11,33 @@ pub(super) enum RootSpec {
     Optional,
 }
 
+/// What happens to the `default`s in a derived schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Defaults {
+    /// Removed everywhere: the upstream CRD declares none, and the serde defaults that let a
+    /// required field decode as Go's zero value must not become API-server defaults.
+    Drop,
+    /// Kept: the types declare exactly upstream's defaults (`#[schemars(extend("default" =
+    /// ...))]`) and use no serde default that schemars would turn into one.
+    Keep,
+}
+
 /// Completes a kube-derived CRD:
 /// - `names.listKind` as the API server would default it, spelled out like upstream;
 /// - the root `apiVersion`, `kind` and `metadata` properties upstream declares;
 /// - no `nullable` anywhere: upstream declares none, so the API server prunes explicit
 ///   `null`s from optional fields instead of storing them, and certgate behaves the same;
 /// - no schema `title` (schemars adds the Rust type name);
-/// - no `default` anywhere: upstream declares none, and the serde defaults that let a
-///   required field decode as Go's zero value must not become API-server defaults.
-pub(super) fn finish(
+/// - no `default` anywhere (see [`Defaults::Drop`]).
+pub(super) fn finish(crd: CustomResourceDefinition, spec: RootSpec) -> CustomResourceDefinition {
+    finish_with(crd, spec, Defaults::Drop)
+}
+
+/// [`finish`], with the choice of what happens to `default`s.
+pub(super) fn finish_with(
     mut crd: CustomResourceDefinition,
     spec: RootSpec,
+    defaults: Defaults,
 ) -> CustomResourceDefinition {
     let names = &mut crd.spec.names;
     names.list_kind = Some(format!("{}List", names.kind));
@@ -29,7 +45,7 @@ pub(super) fn finish(
         let root = version.schema.as_mut().and_then(|s| s.open_api_v3_schema.as_mut());
         if let Some(root) = root {
             finish_root(root, spec);
-            drop_nullable(root);
+            drop_nullable(root, defaults);
         }
     }
     crd
@@ -55,20 +71,22 @@ fn finish_root(root: &mut JSONSchemaProps, spec: RootSpec) {
 }
 
 /// Removes `nullable: true` and the `null` entries schemars adds to the enums of optional
-/// fields, in every subschema.
-fn drop_nullable(schema: &mut JSONSchemaProps) {
+/// fields, and `default`s unless they are kept, in every subschema.
+fn drop_nullable(schema: &mut JSONSchemaProps, defaults: Defaults) {
     // The schemas are as deep as the Rust types (a handful of levels), so recursion is bounded.
     schema.nullable = None;
-    schema.default = None;
+    if defaults == Defaults::Drop {
+        schema.default = None;
+    }
     if let Some(values) = schema.enum_.as_mut() {
         values.retain(|v| !v.0.is_null());
     }
     for child in children(schema) {
-        drop_nullable(child);
+        drop_nullable(child, defaults);
     }
 }
 
-fn children(schema: &mut JSONSchemaProps) -> Vec<&mut JSONSchemaProps> {
+pub(super) fn children(schema: &mut JSONSchemaProps) -> Vec<&mut JSONSchemaProps> {
     let JSONSchemaProps {
         properties,
         items,

@@ -1,10 +1,12 @@
-//! CustomResourceDefinition manifests generated from the Rust types (`certgate crds`).
+//! CustomResourceDefinition manifests generated from the Rust types: [`all`], the ones
+//! certgate serves (`certgate crds`), and [`ocm`], the Open Cluster Management ones it uses.
 //!
 //! kube derives each CRD from the types; `#[schemars(...)]` attributes on the fields add what
 //! upstream declares per field (list types and keys, enums, formats). `finish` then applies
 //! what no field attribute can express, so the result matches the upstream CRDs.
 
 mod finish;
+mod ocm_kinds;
 mod transform;
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
@@ -13,7 +15,8 @@ use kube::CustomResourceExt;
 use crate::{CertificateRequest, CertificateRequestPolicy};
 use finish::{RootSpec, finish};
 pub(crate) use transform::{
-    certificate_request_spec_required, go_int, issuer_reference_required, metav1_condition_items,
+    atomic_label_selector, certificate_request_spec_required, go_int, issuer_reference_required,
+    metav1_condition_items, preserved_object, quantity_values, requirement_items_atomic_values,
 };
 
 /// Every CRD certgate serves, in a stable order, with the schema details upstream CRDs
@@ -25,4 +28,12 @@ pub fn all() -> Vec<CustomResourceDefinition> {
         finish(CertificateRequest::crd(), RootSpec::Optional),
         finish(CertificateRequestPolicy::crd(), RootSpec::Required),
     ]
+}
+
+/// The CRDs of the Open Cluster Management kinds in [`crate::ocm`], in a stable order:
+/// Policy, PlacementBinding, PolicySet, Placement, PlacementDecision, ManagedCluster,
+/// ClusterClaim. certgate reads and writes these kinds but does not serve them: clusters with
+/// OCM have upstream's CRDs, and only the sandbox installs these (when absent).
+pub fn ocm() -> Vec<CustomResourceDefinition> {
+    ocm_kinds::all()
 }

@@ -71,3 +71,54 @@ pub(crate) fn certificate_request_spec_required(schema: &mut Schema) {
 pub(crate) fn issuer_reference_required(schema: &mut Schema) {
     require(schema, &["name"]);
 }
+
+/// `schema_with` for a `serde_json::Value` field holding any object, kept as written
+/// (`runtime.RawExtension` and embedded metadata upstream).
+pub(crate) fn preserved_object(_: &mut schemars::SchemaGenerator) -> Schema {
+    schemars::json_schema!({
+        "type": "object",
+        "x-kubernetes-preserve-unknown-fields": true,
+    })
+}
+
+/// Sets `x-kubernetes-list-type: atomic` on `values` in a `metav1.LabelSelectorRequirement`
+/// list's item schema, as upstream declares it.
+fn atomic_requirement_values(items: Option<&mut Value>) {
+    let values = items
+        .and_then(|items| items.get_mut("properties"))
+        .and_then(|properties| properties.get_mut("values"))
+        .and_then(Value::as_object_mut);
+    if let Some(values) = values {
+        values.insert("x-kubernetes-list-type".into(), Value::from("atomic"));
+    }
+}
+
+/// For a `[]metav1.LabelSelectorRequirement` field: its items' `values` are atomic lists.
+pub(crate) fn requirement_items_atomic_values(schema: &mut Schema) {
+    atomic_requirement_values(schema.get_mut("items"));
+}
+
+/// For a `metav1.LabelSelector` field: the list and map types upstream's `LabelSelector`
+/// declares (the selector and its `matchExpressions` are atomic, and so are their `values`).
+pub(crate) fn atomic_label_selector(schema: &mut Schema) {
+    schema.insert("x-kubernetes-map-type".into(), Value::from("atomic"));
+    let expressions = schema
+        .get_mut("properties")
+        .and_then(|properties| properties.get_mut("matchExpressions"))
+        .and_then(Value::as_object_mut);
+    if let Some(expressions) = expressions {
+        expressions.insert("x-kubernetes-list-type".into(), Value::from("atomic"));
+        atomic_requirement_values(expressions.get_mut("items"));
+    }
+}
+
+/// The pattern upstream CRDs give a `resource.Quantity` (controller-gen's).
+const QUANTITY_PATTERN: &str = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$";
+
+/// For a `map[...]resource.Quantity` field: the quantity pattern on the map's values.
+pub(crate) fn quantity_values(schema: &mut Schema) {
+    let values = schema.get_mut("additionalProperties").and_then(Value::as_object_mut);
+    if let Some(values) = values {
+        values.insert("pattern".into(), Value::from(QUANTITY_PATTERN));
+    }
+}

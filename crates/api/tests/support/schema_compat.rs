@@ -6,9 +6,11 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
 
 /// Problems that make `ours` reject or treat differently something `upstream` accepts: a
 /// property upstream declares that ours lacks, a different type, format, enum, list type,
-/// list-map key, default or value constraint, a `required` entry upstream does not have, or
-/// `x-kubernetes-preserve-unknown-fields` where upstream has none; and a `required` entry
-/// upstream has that ours lacks (the validation built on ours must reject what upstream does).
+/// list-map key, default, `nullable`, value constraint or value-validation junctor (`anyOf`,
+/// `oneOf`, `allOf`, `not`, compared without descriptions), a `required` entry upstream does
+/// not have, or `x-kubernetes-preserve-unknown-fields` where upstream has none; and a
+/// `required` entry upstream has that ours lacks (the validation built on ours must reject
+/// what upstream does).
 pub fn compare(ours: &JSONSchemaProps, upstream: &JSONSchemaProps) -> Vec<String> {
     let mut problems = Vec::new();
     compare_at("", ours, upstream, &mut problems);
@@ -51,7 +53,19 @@ fn compare_at(
         max_items => "maxItems",
         min_items => "minItems",
         default => "default",
+        nullable => "nullable",
     );
+    for (name, ours_junctor, upstream_junctor) in [
+        ("anyOf", junctor_value(&ours.any_of), junctor_value(&upstream.any_of)),
+        ("oneOf", junctor_value(&ours.one_of), junctor_value(&upstream.one_of)),
+        ("allOf", junctor_value(&ours.all_of), junctor_value(&upstream.all_of)),
+        ("not", junctor_value(&ours.not), junctor_value(&upstream.not)),
+    ] {
+        if ours_junctor != upstream_junctor {
+            problems
+                .push(format!("{path}: {name}: ours {ours_junctor}, upstream {upstream_junctor}"));
+        }
+    }
     if ours.x_kubernetes_preserve_unknown_fields.unwrap_or(false)
         && !upstream.x_kubernetes_preserve_unknown_fields.unwrap_or(false)
     {
@@ -94,6 +108,23 @@ fn compare_at(
     }
 }
 
+/// A junctor as JSON without `description`s (prose, which upstream has and ours may not).
+fn junctor_value<T: serde::Serialize>(junctor: &Option<T>) -> serde_json::Value {
+    fn strip(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(map) => {
+                map.remove("description");
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(list) => list.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut value = serde_json::to_value(junctor).unwrap_or_default();
+    strip(&mut value);
+    value
+}
+
 fn single_items(s: &JSONSchemaProps) -> Option<&JSONSchemaProps> {
     match &s.items {
         Some(JSONSchemaPropsOrArray::Schema(items)) => Some(items),
@@ -109,9 +140,11 @@ fn value_schema(s: &JSONSchemaProps) -> Option<&JSONSchemaProps> {
 }
 
 /// Violations of the API server's structural-schema rules that a derived schema can fall
-/// into: a node without a type, the `anyOf`/`oneOf`/`allOf`/`not` schemars emits for
-/// untagged enums and options, `properties` together with `additionalProperties`, tuple
-/// `items`, and leftover `nullable` markers.
+/// into: a node without a type (other than an int-or-string or preserve-unknown-fields one),
+/// a junctor (`anyOf`/`oneOf`/`allOf`/`not`, which schemars emits for untagged enums and
+/// options) that carries more than value validations or names a property the node does not
+/// declare, `properties` together with `additionalProperties`, and tuple `items`. (`nullable`
+/// is structural; [`compare`] holds it to upstream's.)
 pub fn structural_problems(schema: &JSONSchemaProps) -> Vec<String> {
     let mut problems = Vec::new();
     structural_at("", schema, &mut problems);
@@ -119,20 +152,31 @@ pub fn structural_problems(schema: &JSONSchemaProps) -> Vec<String> {
 }
 
 fn structural_at(path: &str, s: &JSONSchemaProps, problems: &mut Vec<String>) {
-    if s.type_.as_deref().unwrap_or_default().is_empty() {
+    let int_or_string = s.x_kubernetes_int_or_string == Some(true);
+    let untyped_allowed = int_or_string || s.x_kubernetes_preserve_unknown_fields == Some(true);
+    if s.type_.as_deref().unwrap_or_default().is_empty() && !untyped_allowed {
         problems.push(format!("{path}: no type"));
     }
-    if s.any_of.is_some() || s.one_of.is_some() || s.all_of.is_some() || s.not.is_some() {
-        problems.push(format!("{path}: anyOf/oneOf/allOf/not"));
+    if int_or_string && s.type_.is_some() {
+        problems.push(format!("{path}: int-or-string with a type"));
+    }
+    let any_of = s.any_of.as_deref().unwrap_or_default();
+    let int_or_string_any_of = int_or_string && is_integer_or_string(any_of);
+    let mut junctors: Vec<(&str, &JSONSchemaProps)> = Vec::new();
+    if !int_or_string_any_of {
+        junctors.extend(any_of.iter().map(|j| ("anyOf", j)));
+    }
+    junctors.extend(s.one_of.iter().flatten().map(|j| ("oneOf", j)));
+    junctors.extend(s.all_of.iter().flatten().map(|j| ("allOf", j)));
+    junctors.extend(s.not.as_deref().map(|j| ("not", j)));
+    for (name, junctor) in junctors {
+        value_validation_at(&format!("{path}: {name}"), junctor, Some(s), problems);
     }
     if s.properties.is_some() && s.additional_properties.is_some() {
         problems.push(format!("{path}: both properties and additionalProperties"));
     }
     if matches!(s.items, Some(JSONSchemaPropsOrArray::Schemas(_))) {
         problems.push(format!("{path}: tuple items"));
-    }
-    if s.nullable.is_some() {
-        problems.push(format!("{path}: nullable"));
     }
     for (name, child) in s.properties.iter().flatten() {
         structural_at(&format!("{path}.{name}"), child, problems);
@@ -142,5 +186,48 @@ fn structural_at(path: &str, s: &JSONSchemaProps, problems: &mut Vec<String>) {
     }
     if let Some(values) = value_schema(s) {
         structural_at(&format!("{path}{{}}"), values, problems);
+    }
+}
+
+/// `anyOf: [{type: integer}, {type: string}]`, the one typed junctor the API server allows
+/// (beside `x-kubernetes-int-or-string`).
+fn is_integer_or_string(any_of: &[JSONSchemaProps]) -> bool {
+    let only_type = |j: &JSONSchemaProps, t: &str| {
+        *j == JSONSchemaProps { type_: Some(t.to_owned()), ..Default::default() }
+    };
+    matches!(any_of, [a, b] if only_type(a, "integer") && only_type(b, "string"))
+}
+
+/// A junctor's subschema: value validations only, over properties the structural node
+/// (`structural`, when known) declares.
+fn value_validation_at(
+    path: &str,
+    j: &JSONSchemaProps,
+    structural: Option<&JSONSchemaProps>,
+    problems: &mut Vec<String>,
+) {
+    if j.type_.is_some()
+        || j.additional_properties.is_some()
+        || j.default.is_some()
+        || j.nullable.is_some()
+        || j.description.is_some()
+        || j.x_kubernetes_preserve_unknown_fields.is_some()
+        || j.x_kubernetes_int_or_string.is_some()
+        || j.x_kubernetes_embedded_resource.is_some()
+        || j.x_kubernetes_list_type.is_some()
+        || j.x_kubernetes_map_type.is_some()
+    {
+        problems.push(format!("{path}: more than value validations"));
+    }
+    for (name, child) in j.properties.iter().flatten() {
+        let declared = structural.and_then(|s| s.properties.as_ref()?.get(name));
+        if structural.is_some() && declared.is_none() {
+            problems.push(format!("{path}: names property {name:?} the schema does not declare"));
+        }
+        value_validation_at(&format!("{path}.{name}"), child, declared, problems);
+    }
+    let nested = j.any_of.iter().chain(&j.one_of).chain(&j.all_of).flatten();
+    for junctor in nested.chain(j.not.as_deref()) {
+        value_validation_at(path, junctor, structural, problems);
     }
 }

@@ -2,6 +2,8 @@
 
 mod support;
 
+use std::path::Path;
+
 use serde_json::Value;
 use support::{Harness, examples};
 
@@ -328,4 +330,114 @@ fn server_dry_runs_of_every_write_answer_without_writing() {
         version,
         "no dry run may write"
     );
+}
+
+#[test]
+fn ocm_kinds_are_served_with_upstream_names_columns_defaults_and_validation() {
+    let h = Harness::start();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../api/tests/fixtures/ocm");
+    h.ok(&["create", "namespace", "team-a-policies"]);
+    for file in [
+        "policy-hub-templates-service-account.yaml",
+        "placementbinding-restricted-overrides.yaml",
+        "policyset-exclusions.yaml",
+    ] {
+        h.ok(&["apply", "-f", fixtures.join(file).to_str().unwrap()]);
+    }
+    // Upstream's short names and printer columns.
+    let policies = h.ok(&["get", "plc", "-n", "team-a-policies"]);
+    assert!(
+        policies.contains("REMEDIATION ACTION") && policies.contains("copy-app-tls"),
+        "{policies}"
+    );
+    assert!(h.ok(&["get", "pb", "-n", "team-a-policies"]).contains("enforce-on-prod"));
+    assert!(h.ok(&["get", "plcset", "-n", "team-a-policies"]).contains("COMPLIANCE STATE"));
+    let binding: Value = serde_json::from_str(&h.ok(&[
+        "get",
+        "placementbinding",
+        "enforce-on-prod",
+        "-n",
+        "team-a-policies",
+        "-o",
+        "json",
+    ]))
+    .unwrap();
+    assert_eq!(binding["subFilter"], "restricted");
+    assert_eq!(binding["bindingOverrides"]["remediationAction"], "Enforce");
+
+    // Only the matching kind and group pairs are valid placement references (oneOf).
+    let refused = h.kubectl_with_input(
+        &["apply", "-f", "-"],
+        Some(
+            "apiVersion: policy.open-cluster-management.io/v1
+kind: PlacementBinding
+metadata: {name: mixed, namespace: team-a-policies}
+placementRef: {name: p, kind: Placement, apiGroup: apps.open-cluster-management.io}
+subjects: [{name: copy-app-tls, kind: Policy, apiGroup: policy.open-cluster-management.io}]
+",
+        ),
+    );
+    assert!(!refused.status.success(), "a mismatched placementRef was accepted");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("placementRef"), "{stderr}");
+
+    // Upstream's defaults are applied.
+    h.apply(
+        "apiVersion: cluster.open-cluster-management.io/v1beta1
+kind: Placement
+metadata: {name: prod-clusters, namespace: team-a-policies}
+spec:
+  prioritizerPolicy:
+    configurations: [{scoreCoordinate: {builtIn: Steady}}]
+  spreadPolicy:
+    spreadConstraints: [{topologyKey: region, topologyKeyType: Label}]
+",
+    );
+    let placement: Value = serde_json::from_str(&h.ok(&[
+        "get",
+        "placement",
+        "prod-clusters",
+        "-n",
+        "team-a-policies",
+        "-o",
+        "json",
+    ]))
+    .unwrap();
+    let spec = &placement["spec"];
+    assert_eq!((&spec["sortBy"], &spec["scoreRateLimit"]), (&"ClusterName".into(), &"1m".into()));
+    let configuration = &spec["prioritizerPolicy"]["configurations"][0];
+    assert_eq!(configuration["scoreCoordinate"]["type"], "BuiltIn");
+    assert_eq!(configuration["weight"], 1);
+    assert_eq!(spec["spreadPolicy"]["spreadConstraints"][0]["maxSkew"], 1);
+
+    // Cluster-scoped kinds, with a Go zero time kept as null.
+    // (`create` sends the object as written, the null included.)
+    let created = h.kubectl_with_input(
+        &["create", "-f", "-"],
+        Some(
+            "apiVersion: cluster.open-cluster-management.io/v1
+kind: ManagedCluster
+metadata: {name: edge-3}
+spec:
+  hubAcceptsClient: true
+  taints: [{key: maintenance, effect: NoSelect, timeAdded: null}]
+",
+        ),
+    );
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    let clusters = h.ok(&["get", "mcl"]);
+    assert!(clusters.contains("HUB ACCEPTED") && clusters.contains("edge-3"), "{clusters}");
+    let cluster: Value =
+        serde_json::from_str(&h.ok(&["get", "managedcluster", "edge-3", "-o", "json"])).unwrap();
+    assert_eq!(cluster["spec"]["leaseDurationSeconds"], 60);
+    let taint = cluster["spec"]["taints"][0].as_object().unwrap();
+    assert_eq!(taint.get("timeAdded"), Some(&Value::Null), "{taint:?}");
+    h.apply(
+        "apiVersion: cluster.open-cluster-management.io/v1alpha1
+kind: ClusterClaim
+metadata: {name: id.k8s.io}
+spec: {value: edge-3}
+",
+    );
+    assert!(h.ok(&["get", "clusterclaims"]).contains("id.k8s.io"));
 }
