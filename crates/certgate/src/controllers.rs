@@ -9,6 +9,7 @@ pub const REGISTRY: Registry = Registry(&[
     certgate_approver::policy_approver::SPEC,
     certgate_approver::readiness::SPEC,
     certgate_approver::builtin::SPEC,
+    certgate_propagator::SPEC,
 ]);
 
 /// The long help of a `--controllers` flag: the selection syntax and every registered
@@ -46,7 +47,7 @@ mod tests {
         );
         assert_eq!(
             names("*,nope"),
-            Err(r#"unknown controller "nope"; available: policy-approver, policy-readiness, builtin-approver (off by default)"#.to_owned())
+            Err(r#"unknown controller "nope"; available: policy-approver, policy-readiness, builtin-approver (off by default), policy-propagator (off by default)"#.to_owned())
         );
     }
 

@@ -53,6 +53,7 @@ const LAYERS: &[(&str, Layer)] = &[
     ("certgate-webhook", Layer::Runtime),
     ("certgate-runtime", Layer::Runtime),
     ("certgate-approver", Layer::Runtime),
+    ("certgate-propagator", Layer::Runtime),
     ("certgate-access", Layer::Dev),
     ("certgate-dispatch", Layer::Dev),
     ("certgate-kubeproto", Layer::Dev),

@@ -4,15 +4,30 @@
 //! Each controller's `Effects` seam (its writes and its events, faked in its tests) takes a
 //! kube [`Event`]; its API-server implementation hands the event to an [`EventSink`].
 
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+
 use k8s_openapi::api::core::v1::ObjectReference;
 use kube::Client;
 use kube::runtime::events::{Event, Recorder, Reporter};
 
+/// Distinct notes whose recorders are kept; beyond that the map starts over (only the
+/// aggregation of repeats into a series is lost).
+const MAX_NOTES: usize = 1024;
+
 /// Publishes `events.k8s.io/v1` events for one controller. Events are best effort, as
 /// client-go's recorder makes them: a failure is logged, never returned, so it cannot fail
 /// the reconcile that already wrote its decision.
+///
+/// Repeats of the same event (same object, type, reason, action and note) within kube's
+/// cache window become one event with a series count, as client-go's recorder aggregates
+/// them. kube's `Recorder` leaves the note out of that key, so two events about one object
+/// that differ only in their note (the propagator's "propagated to cluster A", "... B") would
+/// collapse into the first; one recorder per note keeps client-go's key.
 pub struct EventSink {
-    recorder: Recorder,
+    client: Client,
+    reporter: Reporter,
+    recorders: Mutex<HashMap<String, Recorder>>,
     controller: &'static str,
 }
 
@@ -20,12 +35,23 @@ impl EventSink {
     /// Events from `reporter` (the reporting controller and instance the events name);
     /// `controller` names the certgate controller in logs.
     pub fn new(client: Client, reporter: Reporter, controller: &'static str) -> Self {
-        EventSink { recorder: Recorder::new(client, reporter), controller }
+        EventSink { client, reporter, recorders: Mutex::new(HashMap::new()), controller }
     }
 
     /// Records `event` about `regarding`, logging a failure.
     pub async fn publish(&self, regarding: &ObjectReference, event: &Event) {
-        if let Err(err) = self.recorder.publish(event, regarding).await {
+        let recorder = {
+            let mut recorders = self.recorders.lock().unwrap_or_else(PoisonError::into_inner);
+            let note = event.note.clone().unwrap_or_default();
+            if recorders.len() >= MAX_NOTES && !recorders.contains_key(&note) {
+                recorders.clear();
+            }
+            recorders
+                .entry(note)
+                .or_insert_with(|| Recorder::new(self.client.clone(), self.reporter.clone()))
+                .clone()
+        };
+        if let Err(err) = recorder.publish(event, regarding).await {
             let object = match &regarding.namespace {
                 Some(namespace) => {
                     format!("{namespace}/{}", regarding.name.as_deref().unwrap_or_default())

@@ -9,6 +9,8 @@
 //! - [`metrics`]: the controllers' Prometheus registry (decisions, latency, errors, queue
 //!   depth, leadership) and the queue tracker;
 //! - [`events`]: [`EventSink`], how every controller's effects publish events;
+//! - [`workqueue`]: a keyed queue with client-go's guarantees (one pass per key at a time,
+//!   deduplicated, per-key back-off) for controllers whose keys are not cached objects;
 //! - [`endpoint`]: the plain-HTTP `/metrics`, `/healthz`, `/readyz` endpoint, built on the
 //!   routes every certgate server shares (`certgate_serving::health`);
 //!
@@ -22,6 +24,7 @@ pub mod leader;
 pub mod manager;
 pub mod metrics;
 pub mod registry;
+pub mod workqueue;
 
 pub use events::EventSink;
 pub use leader::LeaseSettings;

@@ -42,6 +42,7 @@ pub struct ControllerMetrics {
     errors: Family<ControllerLabel, Counter>,
     queue_depth: Family<ControllerLabel, Gauge>,
     leader: Gauge<i64, AtomicI64>,
+    hub_template_watches: Gauge<i64, AtomicI64>,
 }
 
 impl std::fmt::Debug for ControllerMetrics {
@@ -52,7 +53,15 @@ impl std::fmt::Debug for ControllerMetrics {
 
 impl Default for ControllerMetrics {
     fn default() -> Self {
-        let mut registry = Registry::with_prefix("certgate_controller");
+        let mut root = Registry::default();
+        // Upstream's name, unprefixed, so OCM dashboards and alerts keep working.
+        let hub_template_watches = Gauge::<i64, AtomicI64>::default();
+        root.register(
+            "hub_templates_active_watches",
+            "Watches the policy propagator's hub template resolvers hold (one per distinct object or list query read)",
+            hub_template_watches.clone(),
+        );
+        let registry = root.sub_registry_with_prefix("certgate_controller");
         let decisions = Family::<DecisionLabels, Counter>::default();
         registry.register(
             "decisions",
@@ -81,7 +90,15 @@ impl Default for ControllerMetrics {
         );
         let leader = Gauge::<i64, AtomicI64>::default();
         registry.register("leader", "1 while this replica holds the leader lease", leader.clone());
-        ControllerMetrics { registry, decisions, duration, errors, queue_depth, leader }
+        ControllerMetrics {
+            registry: root,
+            decisions,
+            duration,
+            errors,
+            queue_depth,
+            leader,
+            hub_template_watches,
+        }
     }
 }
 
@@ -108,6 +125,11 @@ impl ControllerMetrics {
 
     pub fn set_leader(&self, leader: bool) {
         self.leader.set(i64::from(leader));
+    }
+
+    /// `hub_templates_active_watches`: the watches all hub template resolvers hold.
+    pub fn set_hub_template_watches(&self, watches: usize) {
+        self.hub_template_watches.set(i64::try_from(watches).unwrap_or(i64::MAX));
     }
 
     /// The OpenMetrics text exposition of every metric.

@@ -13,6 +13,9 @@
 //! - [`encryption`]: OCM's AES-256-CBC `$ocm_encrypted:` values.
 //! - [`replica`]: the replicated policy for one cluster (names, labels, annotations,
 //!   dependencies) and the processing of its templates (error annotations, events, retries).
+//! - [`propagation`]: which clusters get a replica (placement bindings, PolicySets,
+//!   decisions, overrides), the root's status, and what the replicated-policy reconcile
+//!   writes;
 //! - [`offline`]: all of it over objects held in memory (`certgate template resolve`).
 //!
 //! Pure: no I/O, no clock, no randomness (keys and IVs come in through traits).
@@ -25,5 +28,6 @@ pub mod encryption;
 pub mod functions;
 pub mod offline;
 pub mod pipeline;
+pub mod propagation;
 pub mod replica;
 pub mod session;

@@ -7,13 +7,11 @@ use certgate_rbac::{Authorizer, RbacAuthorizer, RbacObjects};
 use serde_json::Value;
 
 use crate::access::split_api_version;
-use crate::access::{
-    Access, AllowedClusterScoped, InMemoryObjects, InvalidObject, ObjectReader, ResourceInfo,
-};
+use crate::access::{Access, InMemoryObjects, InvalidObject, ObjectReader, ResourceInfo};
 use crate::pipeline::HubResolver;
+pub use crate::replica::Replication;
 use crate::replica::{
-    ANNOTATION_ENCRYPTION_IV, EncryptionSource, LABEL_ROOT_POLICY, ResolverSetup, TemplateOutcome,
-    TemplateProcessing, build_replica, process_templates, replica_name,
+    EncryptionSource, LABEL_ROOT_POLICY, ReplicaSources, ResolverSetup, replica_name,
 };
 
 /// Everything a replication may read: the objects (ConfigMaps, Secrets, ManagedClusters,
@@ -100,13 +98,6 @@ fn kinds_of(objects: &[Value]) -> Vec<ResourceInfo> {
     kinds
 }
 
-/// One root policy replicated for one cluster.
-#[derive(Debug)]
-pub struct Replication {
-    pub replica: Value,
-    pub outcome: TemplateOutcome,
-}
-
 /// Whether an object is a root Policy (not a replica).
 pub fn is_root_policy(object: &Value) -> bool {
     object.get("kind").and_then(Value::as_str) == Some("Policy")
@@ -128,62 +119,43 @@ pub fn replicate(
     let policy_set = |ns: &str, name: &str| {
         world.find("policy.open-cluster-management.io/v1beta1", "PolicySet", ns, name)
     };
-    let (mut replica, metadata) = build_replica(root, cluster, &policy_set);
-    let root_namespace = metadata.policy_metadata.namespace.clone();
-
-    // Step 7: the IV of the replica as it exists now.
-    let existing_name = replica_name(&root_namespace, &metadata.policy_metadata.name);
-    let existing =
-        world.find("policy.open-cluster-management.io/v1", "Policy", cluster, &existing_name);
-    let existing_iv = existing
-        .as_ref()
-        .and_then(|e| e.pointer("/metadata/annotations"))
-        .and_then(|a| a.get(ANNOTATION_ENCRYPTION_IV))
-        .cloned();
-    let annotations = replica.pointer_mut("/metadata/annotations").and_then(Value::as_object_mut);
-    if let (Some(iv), Some(annotations)) = (existing_iv, annotations) {
-        annotations.insert(ANNOTATION_ENCRYPTION_IV.to_owned(), iv);
-    }
-
-    let setup =
-        match root.pointer("/spec/hubTemplateOptions/serviceAccountName").and_then(Value::as_str) {
-            Some(sa) if !sa.is_empty() => {
-                if world.find("v1", "ServiceAccount", &root_namespace, sa).is_some() {
-                    ResolverSetup::Ready {
-                        reader: world.reader(),
-                        access: Access::ServiceAccount {
-                            namespace: root_namespace.clone(),
-                            name: sa.to_owned(),
-                            authorizer: world.authorizer.clone(),
-                        },
-                    }
-                } else {
-                    ResolverSetup::ServiceAccountMissing(format!("{root_namespace}/{sa}"))
-                }
-            }
-            _ => ResolverSetup::Ready {
-                reader: world.reader(),
-                access: Access::Default {
-                    lookup_namespace: root_namespace.clone(),
-                    cluster_scoped_allowlist: vec![AllowedClusterScoped {
-                        group: "cluster.open-cluster-management.io".to_owned(),
-                        kind: "ManagedCluster".to_owned(),
-                        name: cluster.to_owned(),
-                    }],
-                },
-            },
-        };
-    let outcome = process_templates(
-        &mut replica,
-        TemplateProcessing {
-            resolver,
-            setup,
-            encryption,
-            cluster,
-            policy_metadata: metadata.policy_metadata,
-        },
+    let text = |pointer: &str| root.pointer(pointer).and_then(Value::as_str).unwrap_or("");
+    let root_namespace = text("/metadata/namespace").to_owned();
+    let existing = world.find(
+        "policy.open-cluster-management.io/v1",
+        "Policy",
+        cluster,
+        &replica_name(&root_namespace, text("/metadata/name")),
     );
-    Replication { replica, outcome }
+    let setup = match text("/spec/hubTemplateOptions/serviceAccountName") {
+        "" => ResolverSetup::Ready {
+            reader: world.reader(),
+            access: Access::for_policy(&root_namespace, cluster),
+        },
+        sa if world.find("v1", "ServiceAccount", &root_namespace, sa).is_some() => {
+            ResolverSetup::Ready {
+                reader: world.reader(),
+                access: Access::ServiceAccount {
+                    namespace: root_namespace.clone(),
+                    name: sa.to_owned(),
+                    authorizer: world.authorizer.clone(),
+                },
+            }
+        }
+        sa => ResolverSetup::ServiceAccountMissing(format!("{root_namespace}/{sa}")),
+    };
+    crate::replica::replicate(
+        root,
+        ReplicaSources {
+            cluster,
+            existing: existing.as_ref(),
+            policy_set: &policy_set,
+            remediation_override: None,
+            setup,
+            resolver,
+            encryption,
+        },
+    )
 }
 
 /// The RBAC objects among `objects`; one that does not decode is an input error (silently

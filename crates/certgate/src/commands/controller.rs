@@ -23,15 +23,19 @@ use crate::shared::logging::LogFormatArg;
 pub const CONTROLLER_LONG_ABOUT: &str = "\
 Run certgate's controllers against a cluster, as approver-policy's controller runs:
 
-  policy-approver   reviews every CertificateRequest that is neither Approved nor Denied
-                    against the CertificateRequestPolicies and sets Approved or Denied with
-                    reason policy.cert-manager.io and the review's message (events Approved,
-                    Denied, Unprocessed, EvaluationError). Decided requests are never touched.
-                    Pending requests are reviewed again when policies, RBAC objects or
-                    Namespaces change.
-  policy-readiness  keeps the policies' Ready condition and observedGeneration current.
-  builtin-approver  cert-manager's approve-everything controller (reason cert-manager.io);
-                    off by default, add it with --controllers=*,builtin-approver.
+  policy-approver    reviews every CertificateRequest that is neither Approved nor Denied
+                     against the CertificateRequestPolicies and sets Approved or Denied with
+                     reason policy.cert-manager.io and the review's message (events Approved,
+                     Denied, Unprocessed, EvaluationError). Decided requests are never touched.
+                     Pending requests are reviewed again when policies, RBAC objects or
+                     Namespaces change.
+  policy-readiness   keeps the policies' Ready condition and observedGeneration current.
+  builtin-approver   cert-manager's approve-everything controller (reason cert-manager.io);
+                     off by default, add it with --controllers=*,builtin-approver.
+  policy-propagator  OCM's governance-policy-propagator: replicates root Policies into managed
+                     cluster namespaces by their PlacementBindings and resolves their hub
+                     templates; needs the OCM CRDs, so off by default
+                     (--controllers=*,policy-propagator).
 
 Several replicas elect one leader with a Lease (--leader-election-namespace, default
 $POD_NAMESPACE); the others wait as standbys. On SIGTERM the leader finishes in-flight reviews

@@ -5,6 +5,7 @@
 mod build;
 mod dependencies;
 mod names;
+mod replicate;
 mod templates;
 
 pub use build::{ReplicaMetadata, build_replica};
@@ -14,6 +15,7 @@ pub use names::{
     ANNOTATION_TRIGGER_UPDATE, LABEL_CLUSTER_NAME, LABEL_CLUSTER_NAMESPACE, LABEL_ROOT_POLICY,
     POLICY_GROUP, replica_name, split_replica_name,
 };
+pub use replicate::{ReplicaSources, Replication, replicate};
 pub use templates::{
     EncryptionSource, ResolverSetup, TemplateOutcome, TemplateProcessing, process_templates,
 };

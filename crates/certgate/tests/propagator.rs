@@ -1,0 +1,207 @@
+//! End to end: the `policy-propagator` controller replicating OCM root policies into managed
+//! cluster namespaces and resolving their hub templates, driven by the real `kubectl`
+//! against the sandbox (which installs the OCM CRDs itself) and a real kube-apiserver (where
+//! the test installs upstream's OCM CRDs, as an OCM hub has them).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+mod dev_support;
+use dev_support::*;
+
+/// Generous: the controller reacts within milliseconds, but CI machines are shared.
+const DEADLINE: Duration = Duration::from_secs(60);
+
+fn fixture(name: &str) -> String {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/propagator").join(name);
+    path.to_str().unwrap().to_owned()
+}
+
+fn eventually<T>(dev: &Dev, what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(value) = check() {
+            return value;
+        }
+        assert!(start.elapsed() < DEADLINE, "timed out waiting for {what}{}", dev.logs());
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// The upstream CRDs an OCM hub carries, on the real server (the sandbox has its own), and
+/// the propagator's permissions for the controller's ServiceAccount.
+fn install_ocm_crds(dev: &Dev) {
+    if !dev.is_real() {
+        return;
+    }
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/upstream-crds");
+    for file in [
+        "cluster.open-cluster-management.io_managedclusters.yaml",
+        "cluster.open-cluster-management.io_placements.v1beta1.yaml",
+        "cluster.open-cluster-management.io_placementdecisions.v1beta1.yaml",
+        "policy.open-cluster-management.io_policies.yaml",
+        "policy.open-cluster-management.io_placementbindings.yaml",
+        "policy.open-cluster-management.io_policysets.yaml",
+    ] {
+        dev.ok(&["apply", "--server-side", "-f", dir.join(file).to_str().unwrap()]);
+    }
+    dev.ok(&[
+        "wait",
+        "--for=condition=Established",
+        "--timeout=60s",
+        "crd/policies.policy.open-cluster-management.io",
+        "crd/placementbindings.policy.open-cluster-management.io",
+        "crd/policysets.policy.open-cluster-management.io",
+        "crd/placements.cluster.open-cluster-management.io",
+        "crd/placementdecisions.cluster.open-cluster-management.io",
+        "crd/managedclusters.cluster.open-cluster-management.io",
+    ]);
+    dev.ok(&["apply", "-f", &fixture("rbac.yaml")]);
+}
+
+fn decide(dev: &Dev, clusters: &[&str]) {
+    let decisions: Vec<String> =
+        clusters.iter().map(|c| format!(r#"{{"clusterName":"{c}","reason":""}}"#)).collect();
+    let patch = format!(r#"{{"status":{{"decisions":[{}]}}}}"#, decisions.join(","));
+    dev.ok(&[
+        "patch",
+        "placementdecision",
+        "all-decision-1",
+        "-n",
+        "policies",
+        "--subresource=status",
+        "--type=merge",
+        "-p",
+        &patch,
+    ]);
+}
+
+/// The resolved ConfigMap data of the replica in `cluster`, once it exists.
+fn replica_data(dev: &Dev, cluster: &str) -> Option<String> {
+    let output = dev.kubectl(
+        &[
+            "get",
+            "policy",
+            "policies.test-config",
+            "-n",
+            cluster,
+            "-o",
+            "jsonpath={.spec.policy-templates[0].objectDefinition.spec.object-templates[0].objectDefinition.data}",
+        ],
+        None,
+    );
+    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+fn replica_exists(dev: &Dev, cluster: &str) -> bool {
+    dev.kubectl(&["get", "policy", "policies.test-config", "-n", cluster], None).status.success()
+}
+
+both!(
+    fn root_policies_propagate_to_placed_clusters_with_hub_templates_resolved(server) {
+        let dev = server.start_with(&["--controllers=*,policy-propagator"]);
+        install_ocm_crds(&dev);
+        dev.ok(&["apply", "-f", &fixture("hub.yaml")]);
+        dev.ok(&["apply", "-f", &fixture("decision.yaml")]);
+        decide(&dev, &["cluster1", "cluster2"]);
+
+        for cluster in ["cluster1", "cluster2"] {
+            let want = format!(r#"{{"cluster":"{cluster}","field1":"hello"}}"#);
+            eventually(&dev, &format!("the replica in {cluster}"), || {
+                replica_data(&dev, cluster).filter(|d| *d == want)
+            });
+        }
+        let labels = dev.ok(&[
+            "get", "policy", "policies.test-config", "-n", "cluster1", "-o",
+            "jsonpath={.metadata.labels}",
+        ]);
+        assert_eq!(
+            labels,
+            r#"{"policy.open-cluster-management.io/cluster-name":"cluster1","policy.open-cluster-management.io/cluster-namespace":"cluster1","policy.open-cluster-management.io/root-policy":"policies.test-config"}"#
+        );
+        let status = eventually(&dev, "the root's status", || {
+            let status = dev.ok(&["get", "policy", "test-config", "-n", "policies", "-o", "jsonpath={.status}"]);
+            status.contains("cluster2").then_some(status)
+        });
+        assert_eq!(
+            status,
+            r#"{"placement":[{"placement":"all","placementBinding":"bind"}],"status":[{"clustername":"cluster1","clusternamespace":"cluster1"},{"clustername":"cluster2","clusternamespace":"cluster2"}]}"#
+        );
+        let events = dev.ok(&[
+            "get", "events.events.k8s.io", "-n", "policies", "-o",
+            "jsonpath={range .items[*]}{.reason} {.note}{\"\\n\"}{end}",
+        ]);
+        for cluster in ["cluster1", "cluster2"] {
+            let line = format!("PolicyPropagation Policy policies/test-config was propagated to cluster {cluster}");
+            assert!(events.lines().any(|l| l == line), "{events}");
+        }
+
+        // A ConfigMap the templates read changes: both replicas follow.
+        dev.ok(&["patch", "configmap", "settings", "-n", "policies", "--type=merge", "-p", r#"{"data":{"field1":"changed"}}"#]);
+        for cluster in ["cluster1", "cluster2"] {
+            let want = format!(r#"{{"cluster":"{cluster}","field1":"changed"}}"#);
+            eventually(&dev, &format!("the updated replica in {cluster}"), || {
+                replica_data(&dev, cluster).filter(|d| *d == want)
+            });
+        }
+
+        // A replica edited by hand is put back.
+        dev.ok(&["label", "policy", "policies.test-config", "-n", "cluster1", "policy.open-cluster-management.io/cluster-name=elsewhere", "--overwrite"]);
+        eventually(&dev, "the restored label", || {
+            let label = dev.ok(&["get", "policy", "policies.test-config", "-n", "cluster1", "-o", "jsonpath={.metadata.labels.policy\\.open-cluster-management\\.io/cluster-name}"]);
+            (label == "cluster1").then_some(())
+        });
+
+        // cluster2 leaves the placement: its replica goes, the status follows.
+        decide(&dev, &["cluster1"]);
+        eventually(&dev, "the replica in cluster2 deleted", || (!replica_exists(&dev, "cluster2")).then_some(()));
+        eventually(&dev, "the root's status without cluster2", || {
+            let status = dev.ok(&["get", "policy", "test-config", "-n", "policies", "-o", "jsonpath={.status.status}"]);
+            (status == r#"[{"clustername":"cluster1","clusternamespace":"cluster1"}]"#).then_some(())
+        });
+
+        // Disabled: every replica goes.
+        dev.ok(&["patch", "policy", "test-config", "-n", "policies", "--type=merge", "-p", r#"{"spec":{"disabled":true}}"#]);
+        eventually(&dev, "the replica in cluster1 deleted", || (!replica_exists(&dev, "cluster1")).then_some(()));
+        // Enabled again, then the root deleted: the replica comes back, then goes.
+        dev.ok(&["patch", "policy", "test-config", "-n", "policies", "--type=merge", "-p", r#"{"spec":{"disabled":false}}"#]);
+        eventually(&dev, "the replica in cluster1 back", || replica_exists(&dev, "cluster1").then_some(()));
+        dev.ok(&["delete", "policy", "test-config", "-n", "policies"]);
+        eventually(&dev, "the replica in cluster1 deleted with its root", || (!replica_exists(&dev, "cluster1")).then_some(()));
+    }
+);
+
+both!(
+    fn template_errors_are_annotated_and_refer_to_upstreams_texts(server) {
+        let dev = server.start_with(&["--controllers=*,policy-propagator"]);
+        install_ocm_crds(&dev);
+        dev.ok(&["apply", "-f", &fixture("hub.yaml")]);
+        dev.ok(&["apply", "-f", &fixture("decision.yaml")]);
+        decide(&dev, &["cluster1"]);
+        eventually(&dev, "the replica", || replica_data(&dev, "cluster1"));
+        // The ConfigMap goes: the replica carries upstream's error annotation.
+        dev.ok(&["delete", "configmap", "settings", "-n", "policies"]);
+        let annotation = eventually(&dev, "the hub-templates-error annotation", || {
+            let text = dev.ok(&[
+                "get", "policy", "policies.test-config", "-n", "cluster1", "-o",
+                "jsonpath={.spec.policy-templates[0].objectDefinition.metadata.annotations.policy\\.open-cluster-management\\.io/hub-templates-error}",
+            ]);
+            (!text.is_empty()).then_some(text)
+        });
+        assert!(
+            annotation.ends_with(r#"error calling fromConfigMap: failed getting the ConfigMap settings from : configmaps "settings" not found"#),
+            "{annotation}"
+        );
+        let events = dev.ok(&[
+            "get", "events.events.k8s.io", "-n", "policies", "--field-selector", "type=Warning", "-o",
+            "jsonpath={range .items[*]}{.note}{\"\\n\"}{end}",
+        ]);
+        assert!(events.contains("Failed to resolve templates for cluster cluster1: failed to resolve the template"), "{events}");
+        // Created again: resolved again.
+        dev.ok(&["create", "configmap", "settings", "-n", "policies", "--from-literal=field1=back"]);
+        eventually(&dev, "the replica resolved again", || {
+            replica_data(&dev, "cluster1").filter(|d| d == r#"{"cluster":"cluster1","field1":"back"}"#)
+        });
+    }
+);

@@ -1,0 +1,138 @@
+//! What the propagator reads besides hub template objects: every Policy (roots and
+//! replicas, kept as JSON so no field of a newer upstream version is lost when replicated),
+//! PlacementBindings, PolicySets, Placements, PlacementDecisions and ManagedClusters, each in
+//! a reflector store fed by a watch. The stores answer the pure placement decisions
+//! ([`Snapshot`]) and say which reconciles a change concerns.
+
+use std::sync::Arc;
+
+use certgate_api::ocm::{
+    ManagedCluster, Placement, PlacementBinding, PlacementDecision, PolicySet,
+};
+use certgate_templates::propagation::{PLACEMENT_LABEL, Snapshot};
+use certgate_templates::replica::LABEL_ROOT_POLICY;
+use kube::api::{ApiResource, DynamicObject, GroupVersionKind};
+use kube::runtime::reflector::{ObjectRef, Store};
+use serde_json::Value;
+
+/// The Policy kind as the dynamic API knows it.
+pub fn policy_resource() -> ApiResource {
+    ApiResource::from_gvk_with_plural(
+        &GroupVersionKind::gvk("policy.open-cluster-management.io", "v1", "Policy"),
+        "policies",
+    )
+}
+
+/// The stores; clones share them.
+#[derive(Clone)]
+pub struct Index {
+    pub policies: Store<DynamicObject>,
+    pub bindings: Store<PlacementBinding>,
+    pub policy_sets: Store<PolicySet>,
+    pub placements: Store<Placement>,
+    pub decisions: Store<PlacementDecision>,
+    pub clusters: Store<ManagedCluster>,
+}
+
+/// A Policy as JSON (the dynamic object's fields, `apiVersion` and `kind` included).
+pub fn policy_json(object: &DynamicObject) -> Value {
+    let mut value = serde_json::to_value(object).unwrap_or(Value::Null);
+    if let Some(map) = value.as_object_mut() {
+        map.entry("apiVersion")
+            .or_insert_with(|| Value::String("policy.open-cluster-management.io/v1".to_owned()));
+        map.entry("kind").or_insert_with(|| Value::String("Policy".to_owned()));
+    }
+    value
+}
+
+/// Whether a Policy is a replica (carries the root-policy label).
+pub fn is_replica(object: &DynamicObject) -> bool {
+    object.metadata.labels.as_ref().is_some_and(|l| l.contains_key(LABEL_ROOT_POLICY))
+}
+
+impl Index {
+    pub fn policy(&self, namespace: &str, name: &str) -> Option<Arc<DynamicObject>> {
+        self.policies.get(&ObjectRef::new_with(name, policy_resource()).within(namespace))
+    }
+
+    /// The root policy `namespace/name` (not a replica that happens to have that name).
+    pub fn root(&self, namespace: &str, name: &str) -> Option<Arc<DynamicObject>> {
+        self.policy(namespace, name).filter(|p| !is_replica(p))
+    }
+
+    /// The replicas of the root `<namespace>.<name>` (by label), as (cluster, object).
+    pub fn replicas_of(&self, replica_name: &str) -> Vec<Arc<DynamicObject>> {
+        self.policies.state_filter(|p| {
+            p.metadata.labels.as_ref().and_then(|l| l.get(LABEL_ROOT_POLICY)).map(String::as_str)
+                == Some(replica_name)
+        })
+    }
+
+    /// The root policies of `namespace`, as (namespace, name).
+    pub fn roots_in(&self, namespace: &str) -> Vec<(String, String)> {
+        self.policies
+            .state_filter(|p| !is_replica(p) && p.metadata.namespace.as_deref() == Some(namespace))
+            .iter()
+            .filter_map(|p| Some((p.metadata.namespace.clone()?, p.metadata.name.clone()?)))
+            .collect()
+    }
+
+    /// The resourceVersion of the PolicySet `namespace/name`, if it exists.
+    pub fn policy_set_version(&self, namespace: &str, name: &str) -> Option<String> {
+        self.policy_sets
+            .get(&ObjectRef::new(name).within(namespace))
+            .and_then(|s| s.metadata.resource_version.clone())
+    }
+
+    /// Whether `namespace` is a managed cluster's namespace (a ManagedCluster of that name).
+    pub fn is_cluster_namespace(&self, namespace: &str) -> bool {
+        self.clusters.get(&ObjectRef::new(namespace)).is_some()
+    }
+
+    /// Waits until every store holds its first list.
+    pub async fn ready(&self) -> bool {
+        self.policies.wait_until_ready().await.is_ok()
+            && self.bindings.wait_until_ready().await.is_ok()
+            && self.policy_sets.wait_until_ready().await.is_ok()
+            && self.placements.wait_until_ready().await.is_ok()
+            && self.decisions.wait_until_ready().await.is_ok()
+            && self.clusters.wait_until_ready().await.is_ok()
+    }
+}
+
+impl Snapshot for Index {
+    fn bindings(&self, namespace: &str) -> Vec<Arc<PlacementBinding>> {
+        let mut bindings =
+            self.bindings.state_filter(|b| b.metadata.namespace.as_deref() == Some(namespace));
+        bindings.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+        bindings
+    }
+
+    fn policy_set(&self, namespace: &str, name: &str) -> Option<Arc<PolicySet>> {
+        self.policy_sets.get(&ObjectRef::new(name).within(namespace))
+    }
+
+    fn placement_exists(&self, namespace: &str, name: &str) -> bool {
+        self.placements.get(&ObjectRef::new(name).within(namespace)).is_some()
+    }
+
+    fn placement_decisions(&self, namespace: &str, placement: &str) -> Vec<Arc<PlacementDecision>> {
+        let mut decisions = self.decisions.state_filter(|d| {
+            d.metadata.namespace.as_deref() == Some(namespace)
+                && d.metadata
+                    .labels
+                    .as_ref()
+                    .and_then(|l| l.get(PLACEMENT_LABEL))
+                    .map(String::as_str)
+                    == Some(placement)
+        });
+        decisions.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+        decisions
+    }
+
+    /// PlacementRules (apps.open-cluster-management.io, deprecated) are not watched: their
+    /// CRD ships with the deprecated application lifecycle add-on, not with OCM's hub.
+    fn placement_rule(&self, _namespace: &str, _name: &str) -> Option<Vec<String>> {
+        None
+    }
+}

@@ -1,0 +1,264 @@
+//! certgate's OCM policy propagation, live: the `policy-propagator` controller, API-compatible
+//! with open-cluster-management's governance-policy-propagator (behaviour:
+//! `../shared/spec/ocm-hub-templates.md` §2–§9).
+//!
+//! - [`index`]: every Policy (as JSON), PlacementBinding, PolicySet, Placement,
+//!   PlacementDecision and ManagedCluster in watched stores, answering the pure placement
+//!   decisions of `certgate_templates::propagation`;
+//! - `root`: the root-policy reconcile: decisions → the root's `status` → the replicated
+//!   reconciles they concern;
+//! - `replica`: the replicated-policy reconcile: delete, leave alone or build the replica,
+//!   resolve its hub templates, write it and record events on the root;
+//! - [`reads`]: hub template reads from deduplicated watches that re-queue exactly the
+//!   replicas reading a changed object;
+//! - `encryption`: the per-cluster `policy-encryption-key` Secrets.
+//!
+//! Reconciles run on [`certgate_runtime::workqueue`] queues keyed by object name, because a
+//! replica to create is not in any cache yet.
+#![forbid(unsafe_code)]
+
+mod context;
+mod effects;
+mod encryption;
+pub mod index;
+pub mod reads;
+mod replica;
+mod root;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use certgate_api::ocm::{
+    ManagedCluster, Placement, PlacementBinding, PlacementDecision, PolicySet,
+};
+use certgate_runtime::workqueue::{Backoff, WorkQueue, run_workers};
+use certgate_runtime::{ControllerSpec, Launch};
+use certgate_templates::pipeline::{HubResolver, ResolverConfig};
+use futures_util::{FutureExt as _, StreamExt as _};
+use kube::Resource;
+use kube::api::{Api, DynamicObject};
+use kube::runtime::WatchStreamExt as _;
+use kube::runtime::reflector::store::Writer;
+use kube::runtime::watcher;
+use serde::de::DeserializeOwned;
+
+use context::{Context, Resolvers};
+use effects::KubeEffects;
+use encryption::LiveEncryption;
+use index::{Index, is_replica, policy_resource};
+use reads::WatchCache;
+
+/// The controller's name, as `--controllers`, events and metrics name it.
+pub const NAME: &str = "policy-propagator";
+
+/// Upstream's concurrency defaults: replicated-policy reconciles 10, root reconciles 2.
+const REPLICA_WORKERS: usize = 10;
+const ROOT_WORKERS: usize = 2;
+
+pub const SPEC: ControllerSpec = ControllerSpec {
+    name: NAME,
+    on_by_default: false,
+    summary: "OCM's governance-policy-propagator: replicates root Policies into managed\n\
+              cluster namespaces by their PlacementBindings and resolves their hub\n\
+              templates; needs the OCM CRDs, so off by default\n\
+              (--controllers=*,policy-propagator).",
+    run: |launch| run(launch).boxed(),
+};
+
+/// Feeds `writer` from a watch of `api`, calling `changed` for every object seen.
+async fn feed<K>(api: Api<K>, mut writer: Writer<K>, changed: impl Fn(&K) + Send + 'static)
+where
+    K: Resource + Clone + DeserializeOwned + std::fmt::Debug + Send + Sync + 'static,
+    K::DynamicType: Clone + Eq + std::hash::Hash,
+{
+    let mut stream = watcher(api, watcher::Config::default()).default_backoff().boxed();
+    while let Some(event) = stream.next().await {
+        match event {
+            Ok(event) => {
+                writer.apply_watcher_event(&event);
+                match &event {
+                    watcher::Event::Apply(object)
+                    | watcher::Event::Delete(object)
+                    | watcher::Event::InitApply(object) => changed(object),
+                    watcher::Event::Init | watcher::Event::InitDone => {}
+                }
+            }
+            Err(error) => {
+                tracing::warn!(controller = NAME, error = %error, "watch failed; retrying")
+            }
+        }
+    }
+}
+
+/// Runs until the launch's shutdown completes.
+pub async fn run(launch: Launch) {
+    let Launch { client, settings, metrics, clock, shutdown } = launch;
+    let roots: WorkQueue<(String, String)> = WorkQueue::new(Backoff::default());
+    let replicas: WorkQueue<reads::ReplicaKey> = WorkQueue::new(Backoff::default());
+
+    let policy_writer = Writer::<DynamicObject>::new(policy_resource());
+    let (bindings, binding_writer) = kube::runtime::reflector::store::<PlacementBinding>();
+    let (policy_sets, set_writer) = kube::runtime::reflector::store::<PolicySet>();
+    let (placements, placement_writer) = kube::runtime::reflector::store::<Placement>();
+    let (decisions, decision_writer) = kube::runtime::reflector::store::<PlacementDecision>();
+    let (clusters, cluster_writer) = kube::runtime::reflector::store::<ManagedCluster>();
+    let index = Index {
+        policies: policy_writer.as_reader(),
+        bindings,
+        policy_sets,
+        placements,
+        decisions,
+        clusters,
+    };
+
+    let mut feeds = Vec::new();
+    {
+        let (roots, replicas) = (roots.clone(), replicas.clone());
+        let api = Api::<DynamicObject>::all_with(client.clone(), &policy_resource());
+        feeds.push(tokio::spawn(feed(api, policy_writer, move |policy: &DynamicObject| {
+            let (Some(namespace), Some(name)) = (&policy.metadata.namespace, &policy.metadata.name)
+            else {
+                return;
+            };
+            if is_replica(policy) {
+                replicas.add((namespace.clone(), name.clone()));
+                if let Some((root_ns, root_name)) = name.split_once('.') {
+                    roots.add((root_ns.to_owned(), root_name.to_owned()));
+                }
+            } else {
+                roots.add((namespace.clone(), name.clone()));
+            }
+        })));
+    }
+    let namespace_trigger = |roots: WorkQueue<(String, String)>, index: Index| {
+        move |namespace: Option<&String>| {
+            if let Some(namespace) = namespace {
+                for key in index.roots_in(namespace) {
+                    roots.add(key);
+                }
+            }
+        }
+    };
+    {
+        let trigger = namespace_trigger(roots.clone(), index.clone());
+        let api = Api::<PlacementBinding>::all(client.clone());
+        feeds.push(tokio::spawn(feed(api, binding_writer, move |o: &PlacementBinding| {
+            trigger(o.metadata.namespace.as_ref())
+        })));
+    }
+    {
+        let trigger = namespace_trigger(roots.clone(), index.clone());
+        let api = Api::<PolicySet>::all(client.clone());
+        feeds.push(tokio::spawn(feed(api, set_writer, move |o: &PolicySet| {
+            trigger(o.metadata.namespace.as_ref())
+        })));
+    }
+    {
+        let trigger = namespace_trigger(roots.clone(), index.clone());
+        let api = Api::<Placement>::all(client.clone());
+        feeds.push(tokio::spawn(feed(api, placement_writer, move |o: &Placement| {
+            trigger(o.metadata.namespace.as_ref())
+        })));
+    }
+    {
+        let trigger = namespace_trigger(roots.clone(), index.clone());
+        let api = Api::<PlacementDecision>::all(client.clone());
+        feeds.push(tokio::spawn(feed(api, decision_writer, move |o: &PlacementDecision| {
+            trigger(o.metadata.namespace.as_ref())
+        })));
+    }
+    {
+        let api = Api::<ManagedCluster>::all(client.clone());
+        feeds.push(tokio::spawn(feed(api, cluster_writer, |_: &ManagedCluster| {})));
+    }
+
+    let handle = tokio::runtime::Handle::current();
+    let resolver = match HubResolver::new(ResolverConfig::default()) {
+        Ok(resolver) => resolver,
+        Err(error) => {
+            tracing::error!(controller = NAME, error = %error, "cannot set up the hub template resolver");
+            return;
+        }
+    };
+    let context = Arc::new(Context {
+        index: index.clone(),
+        effects: KubeEffects::new(client.clone(), settings.instance.clone()),
+        replicas: replicas.clone(),
+        resolver,
+        resolvers: Resolvers::new(WatchCache::new(
+            client.clone(),
+            handle.clone(),
+            replicas.clone(),
+        )),
+        encryption: LiveEncryption::new(client.clone(), handle, clock),
+        metrics: metrics.clone(),
+        fan_out: root::FanOut::default(),
+        deleted: replica::Deleted::default(),
+    });
+
+    // No decision before every store holds its first list: a half-filled cache would
+    // delete replicas whose bindings it has not seen yet.
+    tokio::select! {
+        ready = index.ready() => if !ready { return; },
+        () = shutdown.clone() => return,
+    }
+    tracing::info!(controller = NAME, "caches filled; propagating");
+
+    let root_workers = {
+        let context = context.clone();
+        run_workers(
+            roots,
+            ROOT_WORKERS,
+            move |key| {
+                let context = context.clone();
+                async move { timed(&context, "root", root::reconcile(&context, &key).await, &key) }
+            },
+            shutdown.clone(),
+        )
+    };
+    let replica_workers = {
+        let context = context.clone();
+        run_workers(
+            replicas,
+            REPLICA_WORKERS,
+            move |key| {
+                let context = context.clone();
+                async move {
+                    let started = Instant::now();
+                    let result = replica::reconcile(&context, &key).await;
+                    context.metrics.reconciled(NAME, started.elapsed());
+                    context.metrics.set_queue_depth(NAME, context.replicas.len());
+                    timed(&context, "replicated", result, &key)
+                }
+            },
+            shutdown.clone(),
+        )
+    };
+    tokio::join!(root_workers, replica_workers);
+    context.resolvers.stop();
+    for feed in feeds {
+        feed.abort();
+    }
+}
+
+fn timed<E>(
+    context: &Context<E>,
+    kind: &str,
+    result: Result<(), context::ReconcileError>,
+    key: &(String, String),
+) -> Result<Option<std::time::Duration>, ()> {
+    match result {
+        Ok(()) => Ok(None),
+        Err(error) => {
+            context.metrics.error(NAME);
+            tracing::warn!(
+                controller = NAME,
+                policy = %format!("{}/{}", key.0, key.1),
+                kind,
+                error = %error,
+                "reconcile failed; retrying with back-off"
+            );
+            Err(())
+        }
+    }
+}
