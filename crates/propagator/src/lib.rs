@@ -90,6 +90,33 @@ where
     }
 }
 
+/// Feeds a store of a kind whose changes concern the root policies of its namespace
+/// (bindings, PolicySets, Placements, PlacementDecisions).
+fn namespace_feed<K>(
+    client: &kube::Client,
+    writer: Writer<K>,
+    roots: &WorkQueue<(String, String)>,
+    index: &Index,
+) -> tokio::task::JoinHandle<()>
+where
+    K: Resource<DynamicType = ()>
+        + Clone
+        + DeserializeOwned
+        + std::fmt::Debug
+        + Send
+        + Sync
+        + 'static,
+{
+    let (roots, index) = (roots.clone(), index.clone());
+    tokio::spawn(feed(Api::<K>::all(client.clone()), writer, move |object: &K| {
+        if let Some(namespace) = &object.meta().namespace {
+            for key in index.roots_in(namespace) {
+                roots.add(key);
+            }
+        }
+    }))
+}
+
 /// Runs until the launch's shutdown completes.
 pub async fn run(launch: Launch) {
     let Launch { client, settings, metrics, clock, shutdown } = launch;
@@ -130,43 +157,10 @@ pub async fn run(launch: Launch) {
             }
         })));
     }
-    let namespace_trigger = |roots: WorkQueue<(String, String)>, index: Index| {
-        move |namespace: Option<&String>| {
-            if let Some(namespace) = namespace {
-                for key in index.roots_in(namespace) {
-                    roots.add(key);
-                }
-            }
-        }
-    };
-    {
-        let trigger = namespace_trigger(roots.clone(), index.clone());
-        let api = Api::<PlacementBinding>::all(client.clone());
-        feeds.push(tokio::spawn(feed(api, binding_writer, move |o: &PlacementBinding| {
-            trigger(o.metadata.namespace.as_ref())
-        })));
-    }
-    {
-        let trigger = namespace_trigger(roots.clone(), index.clone());
-        let api = Api::<PolicySet>::all(client.clone());
-        feeds.push(tokio::spawn(feed(api, set_writer, move |o: &PolicySet| {
-            trigger(o.metadata.namespace.as_ref())
-        })));
-    }
-    {
-        let trigger = namespace_trigger(roots.clone(), index.clone());
-        let api = Api::<Placement>::all(client.clone());
-        feeds.push(tokio::spawn(feed(api, placement_writer, move |o: &Placement| {
-            trigger(o.metadata.namespace.as_ref())
-        })));
-    }
-    {
-        let trigger = namespace_trigger(roots.clone(), index.clone());
-        let api = Api::<PlacementDecision>::all(client.clone());
-        feeds.push(tokio::spawn(feed(api, decision_writer, move |o: &PlacementDecision| {
-            trigger(o.metadata.namespace.as_ref())
-        })));
-    }
+    feeds.push(namespace_feed(&client, binding_writer, &roots, &index));
+    feeds.push(namespace_feed(&client, set_writer, &roots, &index));
+    feeds.push(namespace_feed(&client, placement_writer, &roots, &index));
+    feeds.push(namespace_feed(&client, decision_writer, &roots, &index));
     {
         let api = Api::<ManagedCluster>::all(client.clone());
         feeds.push(tokio::spawn(feed(api, cluster_writer, |_: &ManagedCluster| {})));
