@@ -14,7 +14,7 @@ use crate::route::{Route, route, unhandled_message};
 use crate::stamp::StampObject;
 use crate::verdict::Verdict;
 use crate::wire::{self, AdmissionRequest, Parsed};
-use crate::{cr_review, policy_review};
+use crate::{cr_review, ocm_policy, policy_review};
 
 /// Upstream's answer, from every plugin, to a request without `resource`.
 pub const RESOURCE_UNSET: &str = "internal error: admission request Resource field is unset";
@@ -117,6 +117,10 @@ impl<A: AccessChecker, K: KindResolver> Admission<A, K> {
             }
             Route::ValidatePolicy => {
                 return policy_review::validate(&self.approver, self.pool.as_ref(), request).await;
+            }
+            Route::ValidateOcmPolicy(operation) => ocm_policy::validate_policy(request, operation),
+            Route::ValidateOcmPolicySet(operation) => {
+                ocm_policy::validate_policy_set(request, operation)
             }
             Route::Delete => Verdict::allowed(),
             Route::NotCovered | Route::StampIdentity => Verdict::not_covered(),

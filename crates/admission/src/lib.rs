@@ -3,6 +3,8 @@
 //!
 //! - [`certificate_request`]: CREATE validation of a CertificateRequest.
 //! - [`conditions`]: the `Approved` / `Denied` condition rules, shared with UPDATE.
+//! - [`ocm_policy`]: what OCM governance-policy-propagator's webhooks check of Policies and
+//!   PolicySets.
 //! - [`review`]: the webhook entry point, [`review::Admission`], from AdmissionReview bytes
 //!   to AdmissionReview bytes; its modules: `wire` (the JSON shapes), `route` (dispatch),
 //!   `objects` (decoding), `identity`, `signer`, `update`, `cr_review`, `policy_review`
@@ -17,6 +19,7 @@
 
 pub mod certificate_request;
 pub mod conditions;
+pub mod ocm_policy;
 pub mod review;
 
 mod cr_review;

@@ -8,10 +8,16 @@
 //! certgate does have rules for, named at a version it does not know (e.g. a
 //! `certificaterequests` v1beta1 sent by a configuration without `matchPolicy: Equivalent`),
 //! is denied, because allowing it would skip identity stamping and the approval rules.
+//!
+//! OCM's Policies (`policy.open-cluster-management.io/v1 policies`) and PolicySets
+//! (`v1beta1 policysets`) are routed the same way, by resource, whichever validating path
+//! the request came in on (`/validate` or upstream's paths, which the server serves as its
+//! aliases).
 
 use certgate_api::certificate_request::GROUP as CERT_MANAGER_GROUP;
 use certgate_api::policy::GROUP as POLICY_GROUP;
 
+use crate::ocm_policy::GROUP as OCM_POLICY_GROUP;
 use crate::review::Endpoint;
 use crate::wire::AdmissionRequest;
 
@@ -30,6 +36,10 @@ pub(crate) enum Route {
     ValidateCertificateRequest(Operation),
     /// `/validate`, CertificateRequestPolicy CREATE / UPDATE.
     ValidatePolicy,
+    /// `/validate`, OCM Policy CREATE / UPDATE.
+    ValidateOcmPolicy(Operation),
+    /// `/validate`, OCM PolicySet CREATE / UPDATE.
+    ValidateOcmPolicySet(Operation),
     /// `/validate`, DELETE of a handled resource: no rule applies to deletion (upstream's
     /// plugins handle CREATE and UPDATE only, approver-policy allows DELETE).
     Delete,
@@ -52,14 +62,20 @@ pub(crate) fn route<O>(endpoint: Endpoint, request: &AdmissionRequest<O>) -> Rou
     let (group, resource) = (r.group.as_str(), r.resource.as_str());
     let is_request = (group, resource) == (CERT_MANAGER_GROUP, "certificaterequests");
     let is_policy = (group, resource) == (POLICY_GROUP, "certificaterequestpolicies");
+    let is_ocm_policy = (group, resource) == (OCM_POLICY_GROUP, "policies");
+    let is_ocm_policy_set = (group, resource) == (OCM_POLICY_GROUP, "policysets");
     let certificate_requests = is_request && r.version == "v1";
     let policies = is_policy && r.version == "v1alpha1";
+    let ocm_policies = is_ocm_policy && r.version == "v1";
+    let ocm_policy_sets = is_ocm_policy_set && r.version == "v1beta1";
     let sub = request.sub_resource.as_str();
     let op = request.operation.as_str();
+    let known_version = (!is_request || certificate_requests)
+        && (!is_policy || policies)
+        && (!is_ocm_policy || ocm_policies)
+        && (!is_ocm_policy_set || ocm_policy_sets);
     match endpoint {
-        _ if (is_request && !certificate_requests) || (is_policy && !policies) => {
-            Route::UnknownVersion
-        }
+        _ if !known_version => Route::UnknownVersion,
         Endpoint::Mutate if certificate_requests && sub.is_empty() && op == "CREATE" => {
             Route::StampIdentity
         }
@@ -76,6 +92,16 @@ pub(crate) fn route<O>(endpoint: Endpoint, request: &AdmissionRequest<O>) -> Rou
             "DELETE" => Route::Delete,
             _ => Route::NotCovered,
         },
+        // Upstream registers CREATE and UPDATE of the resources themselves; their `status`
+        // (written by the propagator) is not checked, DELETE is allowed.
+        Endpoint::Validate if (ocm_policies || ocm_policy_sets) && sub.is_empty() => {
+            match operation(op) {
+                Some(op) if ocm_policies => Route::ValidateOcmPolicy(op),
+                Some(op) => Route::ValidateOcmPolicySet(op),
+                None if op == "DELETE" => Route::Delete,
+                None => Route::NotCovered,
+            }
+        }
         Endpoint::Validate => Route::NotCovered,
     }
 }
@@ -85,9 +111,10 @@ pub(crate) fn unhandled_message<O>(endpoint: Endpoint, request: &AdmissionReques
     let handled = match endpoint {
         Endpoint::Mutate => "only CREATE of cert-manager.io/v1 certificaterequests",
         Endpoint::Validate => {
-            "CREATE and UPDATE of cert-manager.io/v1 certificaterequests (and their status) \
-             and CREATE, UPDATE and DELETE of policy.cert-manager.io/v1alpha1 \
-             certificaterequestpolicies"
+            "CREATE and UPDATE of cert-manager.io/v1 certificaterequests (and their status), \
+             CREATE, UPDATE and DELETE of policy.cert-manager.io/v1alpha1 \
+             certificaterequestpolicies, and CREATE, UPDATE and DELETE of \
+             policy.open-cluster-management.io/v1 policies and v1beta1 policysets"
         }
     };
     let path = match endpoint {

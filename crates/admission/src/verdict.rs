@@ -9,6 +9,9 @@ use crate::wire::{self, AdmissionResponse, Status};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum DenialKind {
     Forbidden,
+    /// A rule said no, answered as controller-runtime's `admission.Denied` (the OCM
+    /// validators): 403 `Forbidden` without `status` (the API server sets `Failure` itself).
+    ValidatorDenied,
     BadRequest,
     /// certgate failed (500): nothing the request did, but nothing to allow either.
     Internal,
@@ -38,6 +41,15 @@ impl Verdict {
     pub(crate) fn forbidden(message: impl Into<String>) -> Self {
         Verdict::Denied {
             kind: DenialKind::Forbidden,
+            message: message.into(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// A denial by an OCM check, shaped as controller-runtime's validator denial.
+    pub(crate) fn validator_denied(message: impl Into<String>) -> Self {
+        Verdict::Denied {
+            kind: DenialKind::ValidatorDenied,
             message: message.into(),
             warnings: Vec::new(),
         }
@@ -101,12 +113,13 @@ impl Verdict {
                 }
             }
             Verdict::Denied { kind, message, warnings } => {
-                let (code, reason) = match kind {
-                    DenialKind::Forbidden => (403, "Forbidden"),
-                    DenialKind::BadRequest => (400, "BadRequest"),
-                    DenialKind::Internal => (500, "InternalError"),
+                let (code, reason, status) = match kind {
+                    DenialKind::Forbidden => (403, "Forbidden", "Failure"),
+                    DenialKind::ValidatorDenied => (403, "Forbidden", ""),
+                    DenialKind::BadRequest => (400, "BadRequest", "Failure"),
+                    DenialKind::Internal => (500, "InternalError", "Failure"),
                 };
-                let status = Status { code, message: message.clone(), reason, status: "Failure" };
+                let status = Status { code, message: message.clone(), reason, status };
                 AdmissionResponse {
                     uid,
                     allowed: false,

@@ -213,6 +213,8 @@ pub(crate) struct Status {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub(crate) message: String,
     pub(crate) reason: &'static str,
+    /// `Failure`, or empty (left out) as controller-runtime's validators answer.
+    #[serde(skip_serializing_if = "str::is_empty")]
     pub(crate) status: &'static str,
 }
 

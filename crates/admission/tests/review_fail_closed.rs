@@ -239,8 +239,9 @@ fn handled_resources_at_unknown_versions_are_denied() {
     assert_eq!(
         bad_request(Endpoint::Validate, &v1beta1),
         "certgate does not admit CREATE of cert-manager.io/v1beta1/certificaterequests on /validate: it handles \
-CREATE and UPDATE of cert-manager.io/v1 certificaterequests (and their status) and CREATE, UPDATE \
-and DELETE of policy.cert-manager.io/v1alpha1 certificaterequestpolicies; check the webhook \
+CREATE and UPDATE of cert-manager.io/v1 certificaterequests (and their status), CREATE, UPDATE \
+and DELETE of policy.cert-manager.io/v1alpha1 certificaterequestpolicies, and CREATE, UPDATE and \
+DELETE of policy.open-cluster-management.io/v1 policies and v1beta1 policysets; check the webhook \
 configuration's rules"
     );
     assert!(bad_request(Endpoint::Mutate, &v1beta1).starts_with(

@@ -1,6 +1,7 @@
 //! certgate's admission webhook server.
 //!
-//! [`router`] maps `POST /mutate` and `POST /validate` to an [`AdmissionHandler`] (in
+//! [`router`] maps `POST /mutate` and `POST /validate` (and OCM governance-policy-propagator's
+//! two validating paths, as aliases of `/validate`) to an [`AdmissionHandler`] (in
 //! production `certgate_admission::review::Admission`), and serves `/healthz`, `/readyz`
 //! and `/metrics`. [`start`] runs it over HTTPS (rustls with ring, TLS 1.2 and 1.3) and
 //! reloads the serving certificate when its files change, or serves the certificates a

@@ -1,7 +1,13 @@
 //! The webhook configurations certgate's webhook is registered with: upstream's
 //! configuration and webhook names, rules, match and failure policies and paths, so clients
 //! see the same `admission webhook "<name>" denied the request: ...` messages as with
-//! cert-manager and approver-policy.
+//! cert-manager, approver-policy and OCM's governance-policy-propagator.
+//!
+//! The propagator's two webhooks (Policies, PolicySets) are registered in the same
+//! ValidatingWebhookConfiguration as approver-policy's, so that the one configuration whose
+//! `caBundle` certgate (or cert-manager's cainjector) keeps current covers them, with no new
+//! permission; they keep upstream's names, paths and `failurePolicy: Ignore`
+//! (docs/webhook.md#ocm-policies-and-policysets).
 
 use base64::Engine as _;
 use serde_json::{Value, json};
@@ -35,20 +41,44 @@ impl Endpoint {
 pub const CERT_MANAGER_WEBHOOK: &str = "webhook.cert-manager.io";
 /// approver-policy's webhook name.
 pub const POLICY_WEBHOOK: &str = "policy.cert-manager.io";
+/// governance-policy-propagator's webhook name for Policies.
+pub const OCM_POLICY_WEBHOOK: &str = "policy.open-cluster-management.io.webhook";
+/// governance-policy-propagator's webhook name for PolicySets.
+pub const OCM_POLICY_SET_WEBHOOK: &str = "policyset.open-cluster-management.io.webhook";
+/// governance-policy-propagator's path for Policies; served as an alias of `/validate`.
+pub const OCM_POLICY_PATH: &str = "/validate-policy-open-cluster-management-io-v1-policy";
+/// governance-policy-propagator's path for PolicySets; served as an alias of `/validate`.
+pub const OCM_POLICY_SET_PATH: &str =
+    "/validate-policy-open-cluster-management-io-v1beta1-policyset";
 
-/// The MutatingWebhookConfiguration and the ValidatingWebhookConfigurations, in that order.
+/// The MutatingWebhookConfiguration and the ValidatingWebhookConfigurations, in that order:
+/// cert-manager's (mutating, validating), then approver-policy's, which also holds the
+/// propagator's Policy and PolicySet webhooks.
 pub fn configurations(endpoint: &Endpoint, ca_bundle_pem: &str) -> Vec<Value> {
-    let webhook = |name: &str, path: &str, rules: Value, timeout: u32| {
+    let hook = |name: &str, path: &str, rules: Value, timeout: u32, failure_policy: &str| {
         json!({
             "name": name,
             "admissionReviewVersions": ["v1"],
             "clientConfig": endpoint.client_config(path, ca_bundle_pem),
-            "failurePolicy": "Fail",
+            "failurePolicy": failure_policy,
             "matchPolicy": "Equivalent",
             "sideEffects": "None",
             "timeoutSeconds": timeout,
             "rules": rules,
         })
+    };
+    let webhook = |name: &str, path: &str, rules: Value, timeout: u32| {
+        hook(name, path, rules, timeout, "Fail")
+    };
+    // Upstream's: no timeout given (the API server's default, 10s), Ignore when unreachable.
+    let ocm_webhook = |name: &str, path: &str, version: &str, resource: &str| {
+        let rules = json!([{
+            "apiGroups": ["policy.open-cluster-management.io"],
+            "apiVersions": [version],
+            "operations": ["CREATE", "UPDATE"],
+            "resources": [resource],
+        }]);
+        hook(name, path, rules, 10, "Ignore")
     };
     let configuration = |kind: &str, name: &str, webhooks: Value| {
         json!({
@@ -95,17 +125,21 @@ pub fn configurations(endpoint: &Endpoint, ca_bundle_pem: &str) -> Vec<Value> {
         configuration(
             "ValidatingWebhookConfiguration",
             "cert-manager-approver-policy",
-            json!([webhook(
-                POLICY_WEBHOOK,
-                "/validate",
-                json!([{
-                    "apiGroups": ["policy.cert-manager.io"],
-                    "apiVersions": ["v1alpha1"],
-                    "operations": ["CREATE", "UPDATE"],
-                    "resources": ["certificaterequestpolicies"],
-                }]),
-                10,
-            )]),
+            json!([
+                webhook(
+                    POLICY_WEBHOOK,
+                    "/validate",
+                    json!([{
+                        "apiGroups": ["policy.cert-manager.io"],
+                        "apiVersions": ["v1alpha1"],
+                        "operations": ["CREATE", "UPDATE"],
+                        "resources": ["certificaterequestpolicies"],
+                    }]),
+                    10,
+                ),
+                ocm_webhook(OCM_POLICY_WEBHOOK, OCM_POLICY_PATH, "v1", "policies"),
+                ocm_webhook(OCM_POLICY_SET_WEBHOOK, OCM_POLICY_SET_PATH, "v1beta1", "policysets"),
+            ]),
         ),
     ]
 }
@@ -170,5 +204,60 @@ mod tests {
                 (&json!("Fail"), &json!("None"), &json!("Equivalent"))
             );
         }
+    }
+
+    #[test]
+    fn the_propagators_webhooks_are_upstreams_beside_approver_policys() {
+        let configs = configurations(&Endpoint::Url("https://127.0.0.1:9443".into()), "PEM");
+        let webhooks = configs[2]["webhooks"].as_array().unwrap();
+        let ocm: Vec<Value> = webhooks[1..]
+            .iter()
+            .map(|w| {
+                json!([
+                    w["name"],
+                    w["clientConfig"]["url"],
+                    w["failurePolicy"],
+                    w["matchPolicy"],
+                    w["timeoutSeconds"],
+                    w["sideEffects"],
+                    w["admissionReviewVersions"],
+                    w["rules"]
+                ])
+            })
+            .collect();
+        let rules = |version: &str, resource: &str| {
+            json!([{
+                "apiGroups": ["policy.open-cluster-management.io"],
+                "apiVersions": [version],
+                "operations": ["CREATE", "UPDATE"],
+                "resources": [resource],
+            }])
+        };
+        assert_eq!(
+            ocm,
+            [
+                json!([
+                    "policy.open-cluster-management.io.webhook",
+                    "https://127.0.0.1:9443/validate-policy-open-cluster-management-io-v1-policy",
+                    "Ignore",
+                    "Equivalent",
+                    10,
+                    "None",
+                    ["v1"],
+                    rules("v1", "policies")
+                ]),
+                json!([
+                    "policyset.open-cluster-management.io.webhook",
+                    "https://127.0.0.1:9443/validate-policy-open-cluster-management-io-v1beta1-policyset",
+                    "Ignore",
+                    "Equivalent",
+                    10,
+                    "None",
+                    ["v1"],
+                    rules("v1beta1", "policysets")
+                ]),
+            ]
+        );
+        assert_eq!(webhooks[1]["clientConfig"]["caBundle"], "UEVN");
     }
 }

@@ -1,4 +1,6 @@
-//! The HTTP routes: `/mutate`, `/validate`, `/healthz`, `/readyz`, `/metrics`.
+//! The HTTP routes: `/mutate`, `/validate`, `/healthz`, `/readyz`, `/metrics`, and
+//! governance-policy-propagator's two validating paths as aliases of `/validate`
+//! ([`OCM_POLICY_PATH`], [`OCM_POLICY_SET_PATH`]).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -16,6 +18,7 @@ use tracing::Instrument;
 
 use crate::handler::AdmissionHandler;
 use crate::metrics::{Metrics, Outcome};
+use crate::registration::{OCM_POLICY_PATH, OCM_POLICY_SET_PATH};
 
 /// `/readyz`'s answer until the server listens with a loaded certificate.
 const NOT_READY: &str = "not ready: not serving with a loaded certificate";
@@ -64,6 +67,11 @@ struct Shared<H> {
 }
 
 /// The webhook's routes over `handler`. Requests to other paths get 404, other methods 405.
+///
+/// Upstream's OCM paths answer exactly as `/validate` does (the rules follow the request's
+/// resource, not the path), so a ValidatingWebhookConfiguration written for
+/// governance-policy-propagator works unchanged when its Service points at certgate. They are
+/// counted and logged under their own path.
 pub fn router<H: AdmissionHandler>(
     handler: Arc<H>,
     metrics: Arc<Metrics>,
@@ -74,6 +82,8 @@ pub fn router<H: AdmissionHandler>(
     Router::new()
         .route("/mutate", post(mutate::<H>))
         .route("/validate", post(validate::<H>))
+        .route(OCM_POLICY_PATH, post(validate_ocm_policy::<H>))
+        .route(OCM_POLICY_SET_PATH, post(validate_ocm_policy_set::<H>))
         .with_state(shared)
         .merge(health_routes(readiness.0, Arc::new(scraped)))
 }
@@ -82,21 +92,28 @@ async fn mutate<H: AdmissionHandler>(
     State(shared): State<Arc<Shared<H>>>,
     request: Request,
 ) -> Response {
-    admit(&shared, Endpoint::Mutate, request).await
+    admit(&shared, Endpoint::Mutate, "/mutate", request).await
 }
 
 async fn validate<H: AdmissionHandler>(
     State(shared): State<Arc<Shared<H>>>,
     request: Request,
 ) -> Response {
-    admit(&shared, Endpoint::Validate, request).await
+    admit(&shared, Endpoint::Validate, "/validate", request).await
 }
 
-fn path_of(endpoint: Endpoint) -> &'static str {
-    match endpoint {
-        Endpoint::Mutate => "/mutate",
-        Endpoint::Validate => "/validate",
-    }
+async fn validate_ocm_policy<H: AdmissionHandler>(
+    State(shared): State<Arc<Shared<H>>>,
+    request: Request,
+) -> Response {
+    admit(&shared, Endpoint::Validate, OCM_POLICY_PATH, request).await
+}
+
+async fn validate_ocm_policy_set<H: AdmissionHandler>(
+    State(shared): State<Arc<Shared<H>>>,
+    request: Request,
+) -> Response {
+    admit(&shared, Endpoint::Validate, OCM_POLICY_SET_PATH, request).await
 }
 
 /// Answers one admission request, then counts and logs it. The log line carries the
@@ -104,9 +121,9 @@ fn path_of(endpoint: Endpoint) -> &'static str {
 async fn admit<H: AdmissionHandler>(
     shared: &Shared<H>,
     endpoint: Endpoint,
+    path: &'static str,
     request: Request,
 ) -> Response {
-    let path = path_of(endpoint);
     let span = tracing::info_span!("admission", path);
     async move {
         let started = Instant::now();

@@ -71,6 +71,36 @@ async fn mutate_and_validate_reach_the_handler_with_their_endpoint() {
     assert_eq!(answer.body, "Validate:2");
 }
 
+/// governance-policy-propagator's paths are `/validate` under upstream's names, so its
+/// ValidatingWebhookConfiguration works unchanged; each is counted under its own path.
+#[tokio::test]
+async fn upstreams_ocm_paths_are_aliases_of_validate() {
+    use certgate_webhook::registration::{OCM_POLICY_PATH, OCM_POLICY_SET_PATH};
+    let app = app(true);
+    for path in [OCM_POLICY_PATH, OCM_POLICY_SET_PATH] {
+        let answer = send(&app, Method::POST, path, "{}").await;
+        assert_eq!(answer.status, StatusCode::OK, "{path}");
+        assert_eq!(answer.content_type, "application/json");
+        assert_eq!(answer.body, "Validate:2", "{path}");
+        assert_eq!(
+            send(&app, Method::GET, path, Body::empty()).await.status,
+            StatusCode::METHOD_NOT_ALLOWED
+        );
+    }
+    let metrics = send(&app, Method::GET, "/metrics", Body::empty()).await.body;
+    for path in [OCM_POLICY_PATH, OCM_POLICY_SET_PATH] {
+        let count =
+            format!("certgate_webhook_request_duration_seconds_count{{path=\"{path}\"}} 1\n");
+        assert!(metrics.contains(&count), "{metrics}");
+    }
+    assert_eq!(
+        send(&app, Method::POST, "/validate-policy-open-cluster-management-io-v1-policies", "{}")
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+}
+
 #[tokio::test]
 async fn a_body_of_exactly_the_limit_is_accepted() {
     let answer = send(&app(true), Method::POST, "/validate", vec![b' '; MAX_BODY_BYTES]).await;
