@@ -81,7 +81,7 @@ pub const SPEC: ControllerSpec = ControllerSpec {
 
 /// Runs until the launch's shutdown completes.
 pub async fn run(launch: Launch) {
-    let Launch { client, settings, metrics, clock, shutdown } = launch;
+    let Launch { client, settings, metrics, clock, shutdown, .. } = launch;
     let api = Api::<CertificateRequest>::all(client.clone());
     let reporter = Reporter {
         controller: "cert-manager-certificaterequests-approver".to_owned(),

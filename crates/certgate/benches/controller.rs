@@ -198,6 +198,7 @@ async fn decide_backlog(mode: AccessMode, csrs: &[Vec<u8>]) -> Duration {
     let settings = Settings { access: mode, ..Settings::default() };
     let launch = Launch {
         client: admin,
+        config: None,
         settings,
         metrics: Arc::clone(&metrics),
         clock: Arc::new(certgate_clock::SystemClock),

@@ -11,12 +11,15 @@
 //!   resolve its hub templates, write it and record events on the root;
 //! - [`reads`]: hub template reads from deduplicated watches that re-queue exactly the
 //!   replicas reading a changed object;
+//! - `accounts`: hub templates under a ServiceAccount: one reader per ServiceAccount in use,
+//!   reading with tokens from the TokenRequest API, renewed before they expire;
 //! - `encryption`: the per-cluster `policy-encryption-key` Secrets.
 //!
 //! Reconciles run on [`certgate_runtime::workqueue`] queues keyed by object name, because a
 //! replica to create is not in any cache yet.
 #![forbid(unsafe_code)]
 
+mod accounts;
 mod context;
 mod effects;
 mod encryption;
@@ -119,7 +122,7 @@ where
 
 /// Runs until the launch's shutdown completes.
 pub async fn run(launch: Launch) {
-    let Launch { client, settings, metrics, clock, shutdown } = launch;
+    let Launch { client, config, settings, metrics, clock, shutdown } = launch;
     let roots: WorkQueue<(String, String)> = WorkQueue::new(Backoff::default());
     let replicas: WorkQueue<reads::ReplicaKey> = WorkQueue::new(Backoff::default());
 
@@ -179,11 +182,27 @@ pub async fn run(launch: Launch) {
         effects: KubeEffects::new(client.clone(), settings.instance.clone()),
         replicas: replicas.clone(),
         resolver,
-        resolvers: Resolvers::new(WatchCache::new(
-            client.clone(),
-            handle.clone(),
-            replicas.clone(),
-        )),
+        resolvers: Resolvers::new(
+            WatchCache::new(client.clone(), handle.clone(), replicas.clone()),
+            config.map(|base| accounts::AccountSource {
+                client: client.clone(),
+                tokens: Arc::new(accounts::TokenRequests(client.clone())),
+                base,
+                handle: handle.clone(),
+                requeue: replicas.clone(),
+                ttl: settings.service_account_token_ttl,
+                on_failure: {
+                    let replicas = replicas.clone();
+                    Arc::new(move |account: &accounts::Account| {
+                        // Marked broken: the next reconcile of each user opens a fresh one.
+                        account.stop();
+                        for key in account.users() {
+                            replicas.add(key);
+                        }
+                    })
+                },
+            }),
+        ),
         encryption: LiveEncryption::new(client.clone(), handle, clock),
         metrics: metrics.clone(),
         fan_out: root::FanOut::default(),

@@ -96,7 +96,8 @@ pub async fn reconcile<E: Effects>(
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
-    let setup = context.resolvers.setup(key, &root_namespace, &service_account, cluster).await;
+    let (setup, identity) =
+        context.resolvers.setup(key, &root_namespace, &service_account, cluster).await;
     let work = {
         let context = context.clone();
         let key = key.clone();
@@ -142,7 +143,7 @@ pub async fn reconcile<E: Effects>(
     let replication = tokio::task::spawn_blocking(work)
         .await
         .map_err(|e| ReconcileError::Internal(e.to_string()))?;
-    context.resolvers.finish(key, &replication.outcome.reads);
+    context.resolvers.finish(key, &identity, &replication.outcome.reads);
     context.metrics.set_hub_template_watches(context.resolvers.watches());
 
     let reference = root_reference(&root);

@@ -46,6 +46,7 @@ pub enum ManagerError {
 /// Runs `controllers` against `client` until `signal` completes or the lease is lost.
 pub async fn run_controllers(
     client: kube::Client,
+    config: Option<kube::Config>,
     controllers: Vec<ControllerSpec>,
     options: ManagerOptions,
     signal: Shutdown,
@@ -98,6 +99,7 @@ pub async fn run_controllers(
     });
     let launch = Launch {
         client,
+        config,
         settings: options.settings,
         metrics: Arc::clone(&metrics),
         clock: Arc::new(certgate_clock::SystemClock),

@@ -44,6 +44,9 @@ pub struct Settings {
     pub concurrency: u16,
     /// The events' reporting instance (the pod name); the host name when unset.
     pub instance: Option<String>,
+    /// Expiry of the ServiceAccount tokens controllers request to act as another identity
+    /// (the policy propagator's hub templates; upstream's 2 h).
+    pub service_account_token_ttl: Duration,
 }
 
 impl Default for Settings {
@@ -53,6 +56,7 @@ impl Default for Settings {
             sar_cache_ttl: Duration::from_secs(10),
             concurrency: 8,
             instance: None,
+            service_account_token_ttl: Duration::from_secs(7200),
         }
     }
 }
@@ -61,6 +65,9 @@ impl Default for Settings {
 #[derive(Clone)]
 pub struct Launch {
     pub client: kube::Client,
+    /// The configuration `client` was built from (cluster URL, CA, TLS server name), for
+    /// controllers that build clients acting as other identities; `None` when unknown.
+    pub config: Option<kube::Config>,
     pub settings: Settings,
     pub metrics: Arc<ControllerMetrics>,
     /// Where condition and event times come from.

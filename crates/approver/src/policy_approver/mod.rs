@@ -107,7 +107,7 @@ Namespaces change.",
 
 /// Runs until the launch's shutdown completes.
 pub async fn run(launch: Launch) {
-    let Launch { client, settings, metrics, clock, shutdown } = launch;
+    let Launch { client, settings, metrics, clock, shutdown, .. } = launch;
     let (world, changes) = World::start(&client);
     let access: Box<dyn Checkers> = match settings.access {
         AccessMode::SubjectAccessReview => {

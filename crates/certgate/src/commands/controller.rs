@@ -131,6 +131,13 @@ pub struct ControllerArgs {
     /// Timeouts and limits of the --listen endpoints' connections.
     #[command(flatten)]
     pub connections: HttpConnectionArgs,
+
+    /// Expiry of the ServiceAccount tokens the policy-propagator requests for hub templates
+    /// under spec.hubTemplateOptions.serviceAccountName (upstream: 2h). Each is renewed
+    /// before it expires: 5 to 10 minutes before for 2h (a quarter to a half of the
+    /// lifetime for tokens shorter than 20 minutes).
+    #[arg(long, value_name = "DURATION", default_value = "2h", value_parser = parse_duration)]
+    pub hub_templates_token_expiration: Duration,
 }
 
 fn parse_lease_duration(text: &str) -> Result<Duration, String> {
@@ -171,7 +178,9 @@ pub fn run(args: &ControllerArgs) -> Result<(), ControllerError> {
         .map_err(ControllerError::Runtime)?;
     runtime.block_on(async {
         let signal = termination_signal().map_err(ControllerError::Signal)?;
-        let client = client(args).await?;
+        let config = client_config(args).await?;
+        let client = kube::Client::try_from(config.clone())
+            .map_err(|e| ControllerError::Client(e.to_string()))?;
         let identity = replica_identity();
         let options = ManagerOptions {
             listen: args.listen,
@@ -187,13 +196,14 @@ pub fn run(args: &ControllerArgs) -> Result<(), ControllerError> {
                 sar_cache_ttl: args.sar_cache_ttl,
                 concurrency: args.concurrency,
                 instance: Some(identity),
+                service_account_token_ttl: args.hub_templates_token_expiration,
             },
         };
-        Ok(run_controllers(client, controllers, options, signal).await?)
+        Ok(run_controllers(client, Some(config), controllers, options, signal).await?)
     })
 }
 
-async fn client(args: &ControllerArgs) -> Result<kube::Client, ControllerError> {
+async fn client_config(args: &ControllerArgs) -> Result<kube::Config, ControllerError> {
     let config = if args.kubeconfig.is_some() || args.context.is_some() {
         crate::shared::kubeconfig::config(args.kubeconfig.as_deref(), args.context.as_deref())
             .await
@@ -201,5 +211,5 @@ async fn client(args: &ControllerArgs) -> Result<kube::Client, ControllerError> 
     } else {
         kube::Config::infer().await.map_err(|e| ControllerError::Client(e.to_string()))?
     };
-    kube::Client::try_from(config).map_err(|e| ControllerError::Client(e.to_string()))
+    Ok(config)
 }

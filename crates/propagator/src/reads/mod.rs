@@ -108,6 +108,31 @@ impl WatchCache {
         }
     }
 
+    /// Makes `id` the only object `key` reads here and makes sure it is watched, without
+    /// waiting for its first list (a missing ServiceAccount, watched so that its creation
+    /// re-queues the replica).
+    pub fn watch(
+        self: &Arc<Self>,
+        key: &ReplicaKey,
+        id: ObjectIdentifier,
+        resource: &ResourceInfo,
+    ) {
+        let mut reads = ReadSet::new();
+        reads.insert(id.clone());
+        self.set_reads(key, &reads);
+        let mut state = self.state();
+        if let std::collections::btree_map::Entry::Vacant(slot) = state.entries.entry(id.clone()) {
+            slot.insert(Entry::start(
+                Arc::downgrade(self),
+                &self.handle,
+                self.client.clone(),
+                id.clone(),
+                resource,
+                Query::Name(id.name),
+            ));
+        }
+    }
+
     /// Forgets every read of `key` (its replica is gone or moved to another identity).
     pub fn release(&self, key: &ReplicaKey) {
         self.set_reads(key, &ReadSet::new());

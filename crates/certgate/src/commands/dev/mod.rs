@@ -89,6 +89,12 @@ pub struct DevArgs {
     )]
     pub controllers: Vec<String>,
 
+    /// Expiry of the ServiceAccount tokens the policy-propagator requests for hub templates
+    /// (upstream: 2h); renewed a quarter to a half of the lifetime before expiry for short
+    /// ones, 5 to 10 minutes before otherwise. Short values let a test watch a renewal.
+    #[arg(long, value_name = "DURATION", default_value = "2h", value_parser = crate::shared::duration::parse_duration)]
+    pub hub_templates_token_expiration: std::time::Duration,
+
     /// Demonstrate: apply the examples (embedded in certgate) through the API — policies and
     /// RBAC as the admin, each CertificateRequest as the identity it names — and print what
     /// admission said and the decisions on the requests as stored. Then exit, or, with
@@ -175,7 +181,11 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let launch = Launch {
             client: client(&kubeconfig, None).await?,
-            settings: Settings::default(),
+            config: Some(client_config(&kubeconfig).await?),
+            settings: Settings {
+                service_account_token_ttl: args.hub_templates_token_expiration,
+                ..Settings::default()
+            },
             metrics: std::sync::Arc::new(ControllerMetrics::default()),
             clock: std::sync::Arc::new(certgate_clock::SystemClock),
             shutdown: until_stopped(stopped),
@@ -240,16 +250,20 @@ fn read_users(path: &Path) -> Result<StaticUsers, DevError> {
 
 /// A kube client for the sandbox of `kubeconfig` as its admin, or impersonating a user
 /// (`kubectl --as USER --as-group GROUP...`).
+/// The client configuration of a kubeconfig the sandbox wrote.
+async fn client_config(kubeconfig: &str) -> Result<kube::Config, DevError> {
+    let kubeconfig =
+        Kubeconfig::from_yaml(kubeconfig).map_err(|e| DevError::Client(e.to_string()))?;
+    kube::Config::from_custom_kubeconfig(kubeconfig, &KubeConfigOptions::default())
+        .await
+        .map_err(|e| DevError::Client(e.to_string()))
+}
+
 async fn client(
     kubeconfig: &str,
     impersonate: Option<(&str, Vec<String>)>,
 ) -> Result<kube::Client, DevError> {
-    let kubeconfig =
-        Kubeconfig::from_yaml(kubeconfig).map_err(|e| DevError::Client(e.to_string()))?;
-    let mut config =
-        kube::Config::from_custom_kubeconfig(kubeconfig, &KubeConfigOptions::default())
-            .await
-            .map_err(|e| DevError::Client(e.to_string()))?;
+    let mut config = client_config(kubeconfig).await?;
     if let Some((username, groups)) = impersonate {
         config.auth_info.impersonate = Some(username.to_owned());
         config.auth_info.impersonate_groups = (!groups.is_empty()).then_some(groups);
