@@ -4,10 +4,6 @@
 //! processes with leader election, restarts and metrics. Every test runs against both the
 //! sandbox and a real kube-apiserver (`both!`, docs/real-cluster.md).
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod dev_support;
@@ -250,86 +246,6 @@ both!(
         );
     }
 );
-
-/// A standalone `certgate controller` process against the API server of a kubeconfig.
-struct ControllerProcess {
-    child: Child,
-    metrics: String,
-}
-
-impl ControllerProcess {
-    fn start(kubeconfig: &Path, extra: &[&str]) -> ControllerProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_certgate"))
-            .args([
-                "controller",
-                "--listen",
-                "127.0.0.1:0",
-                "--leader-election-namespace",
-                "default",
-            ])
-            .args(["--leader-election-lease-duration", "4s", "--kubeconfig"])
-            .arg(kubeconfig)
-            .args(extra)
-            .env("POD_NAMESPACE", "ignored-when-the-flag-is-given")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stderr = child.stderr.take().unwrap();
-        let mut lines = BufReader::new(stderr).lines();
-        let mut seen = String::new();
-        let metrics = loop {
-            let line =
-                lines.next().unwrap_or_else(|| panic!("controller exited:\n{seen}")).unwrap();
-            seen.push_str(&line);
-            seen.push('\n');
-            if let Some(at) = line.find("address=") {
-                break line[at + "address=".len()..].split_whitespace().next().unwrap().to_owned();
-            }
-        };
-        // Keep draining the log so the process never blocks on a full pipe.
-        std::thread::spawn(move || for _ in lines {});
-        ControllerProcess { child, metrics }
-    }
-
-    /// The body of `GET path` on the metrics and health listener.
-    fn get(&self, path: &str) -> String {
-        let mut stream = TcpStream::connect(&self.metrics).unwrap();
-        write!(stream, "GET {path} HTTP/1.0\r\nHost: localhost\r\n\r\n").unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
-        response
-    }
-
-    fn is_leader(&self) -> bool {
-        self.get("/metrics").contains("\ncertgate_controller_leader 1\n")
-    }
-
-    /// SIGTERM, then the exit status.
-    fn terminate(mut self) -> std::process::ExitStatus {
-        Command::new("kill").arg(self.child.id().to_string()).status().unwrap();
-        self.child.wait().unwrap()
-    }
-}
-
-impl Drop for ControllerProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn lease_holder(dev: &Dev) -> String {
-    dev.ok(&[
-        "get",
-        "lease",
-        "certgate-controller",
-        "-n",
-        "default",
-        "-o",
-        "jsonpath={.spec.holderIdentity}",
-    ])
-}
 
 both!(
     fn a_restarted_controller_does_not_decide_twice(server) {

@@ -240,6 +240,8 @@ pub async fn run(launch: Launch) {
                     let started = Instant::now();
                     let result = replica::reconcile(&context, &key).await;
                     context.metrics.reconciled(NAME, started.elapsed());
+                    // After every replicated reconcile, deletions included, as upstream.
+                    context.metrics.set_hub_template_watches(context.resolvers.watches());
                     context.metrics.set_queue_depth(NAME, context.replicas.len());
                     timed(&context, "replicated", result, &key)
                 }

@@ -144,7 +144,6 @@ pub async fn reconcile<E: Effects>(
         .await
         .map_err(|e| ReconcileError::Internal(e.to_string()))?;
     context.resolvers.finish(key, &identity, &replication.outcome.reads);
-    context.metrics.set_hub_template_watches(context.resolvers.watches());
 
     let reference = root_reference(&root);
     for warning in &replication.outcome.warnings {

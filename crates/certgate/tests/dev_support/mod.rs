@@ -7,7 +7,8 @@
 #[path = "../real_cluster/mod.rs"]
 pub mod real_cluster;
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
@@ -305,4 +306,84 @@ subjects:\n- {apiGroup: rbac.authorization.k8s.io, kind: Group, name: team-a}\n\
 pub fn cluster_issuer_crd() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/upstream-crds/cert-manager.io_clusterissuers.yaml")
+}
+
+/// A standalone `certgate controller` process against the API server of a kubeconfig.
+pub struct ControllerProcess {
+    child: Child,
+    metrics: String,
+}
+
+impl ControllerProcess {
+    pub fn start(kubeconfig: &Path, extra: &[&str]) -> ControllerProcess {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_certgate"))
+            .args([
+                "controller",
+                "--listen",
+                "127.0.0.1:0",
+                "--leader-election-namespace",
+                "default",
+            ])
+            .args(["--leader-election-lease-duration", "4s", "--kubeconfig"])
+            .arg(kubeconfig)
+            .args(extra)
+            .env("POD_NAMESPACE", "ignored-when-the-flag-is-given")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let mut lines = BufReader::new(stderr).lines();
+        let mut seen = String::new();
+        let metrics = loop {
+            let line =
+                lines.next().unwrap_or_else(|| panic!("controller exited:\n{seen}")).unwrap();
+            seen.push_str(&line);
+            seen.push('\n');
+            if let Some(at) = line.find("address=") {
+                break line[at + "address=".len()..].split_whitespace().next().unwrap().to_owned();
+            }
+        };
+        // Keep draining the log so the process never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        ControllerProcess { child, metrics }
+    }
+
+    /// The body of `GET path` on the metrics and health listener.
+    pub fn get(&self, path: &str) -> String {
+        let mut stream = TcpStream::connect(&self.metrics).unwrap();
+        write!(stream, "GET {path} HTTP/1.0\r\nHost: localhost\r\n\r\n").unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response
+    }
+
+    pub fn is_leader(&self) -> bool {
+        self.get("/metrics").contains("\ncertgate_controller_leader 1\n")
+    }
+
+    /// SIGTERM, then the exit status.
+    pub fn terminate(mut self) -> std::process::ExitStatus {
+        Command::new("kill").arg(self.child.id().to_string()).status().unwrap();
+        self.child.wait().unwrap()
+    }
+}
+
+impl Drop for ControllerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn lease_holder(dev: &Dev) -> String {
+    dev.ok(&[
+        "get",
+        "lease",
+        "certgate-controller",
+        "-n",
+        "default",
+        "-o",
+        "jsonpath={.spec.holderIdentity}",
+    ])
 }

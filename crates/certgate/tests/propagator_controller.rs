@@ -1,0 +1,156 @@
+//! End to end: the `policy-propagator` as standalone `certgate controller` processes against
+//! the sandbox and a real kube-apiserver: one watch per object however many replicas read
+//! it, none once the policies are gone (`hub_templates_active_watches`), and a leader
+//! failover that leaves the replicas in place.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+mod dev_support;
+use dev_support::*;
+
+const DEADLINE: Duration = Duration::from_secs(60);
+
+fn fixture(name: &str) -> String {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/propagator").join(name);
+    path.to_str().unwrap().to_owned()
+}
+
+fn eventually<T>(dev: &Dev, what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(value) = check() {
+            return value;
+        }
+        assert!(start.elapsed() < DEADLINE, "timed out waiting for {what}{}", dev.logs());
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// The hub: upstream's OCM CRDs on the real server, the two policies of the fixtures placed
+/// on cluster1 and cluster2. The controllers of these tests run with the admin kubeconfig.
+fn hub(server: Server) -> Dev {
+    let dev = server.start_with(&["--controllers=-policy-approver,-policy-readiness"]);
+    if dev.is_real() {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/upstream-crds");
+        for file in [
+            "cluster.open-cluster-management.io_managedclusters.yaml",
+            "cluster.open-cluster-management.io_placements.v1beta1.yaml",
+            "cluster.open-cluster-management.io_placementdecisions.v1beta1.yaml",
+            "policy.open-cluster-management.io_policies.yaml",
+            "policy.open-cluster-management.io_placementbindings.yaml",
+            "policy.open-cluster-management.io_policysets.yaml",
+        ] {
+            dev.ok(&["apply", "--server-side", "-f", dir.join(file).to_str().unwrap()]);
+        }
+        dev.ok(&[
+            "wait",
+            "--for=condition=Established",
+            "--timeout=60s",
+            "crd/policies.policy.open-cluster-management.io",
+            "crd/placementdecisions.cluster.open-cluster-management.io",
+        ]);
+    }
+    dev.ok(&["apply", "-f", &fixture("hub.yaml")]);
+    dev.ok(&["apply", "-f", &fixture("second-policy.yaml")]);
+    dev.ok(&["apply", "-f", &fixture("decision.yaml")]);
+    dev.ok(&[
+        "patch", "placementdecision", "all-decision-1", "-n", "policies", "--subresource=status",
+        "--type=merge", "-p",
+        r#"{"status":{"decisions":[{"clusterName":"cluster1","reason":""},{"clusterName":"cluster2","reason":""}]}}"#,
+    ]);
+    dev
+}
+
+const REPLICAS: [(&str, &str); 4] = [
+    ("cluster1", "policies.test-config"),
+    ("cluster2", "policies.test-config"),
+    ("cluster1", "policies.second-config"),
+    ("cluster2", "policies.second-config"),
+];
+
+/// The resolved ConfigMap data of a replica.
+fn data(dev: &Dev, cluster: &str, name: &str) -> Option<String> {
+    let output = dev.kubectl(
+        &[
+            "get", "policy", name, "-n", cluster, "-o",
+            "jsonpath={.spec.policy-templates[0].objectDefinition.spec.object-templates[0].objectDefinition.data}",
+        ],
+        None,
+    );
+    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+fn wait_resolved(dev: &Dev, value: &str) {
+    for (cluster, name) in REPLICAS {
+        eventually(dev, &format!("{cluster}/{name} with {value}"), || {
+            data(dev, cluster, name).filter(|d| d.contains(&format!(":\"{value}\"")))
+        });
+    }
+}
+
+fn watches(controller: &ControllerProcess) -> Option<String> {
+    let metrics = controller.get("/metrics");
+    metrics
+        .lines()
+        .find(|l| l.starts_with("hub_templates_active_watches "))
+        .map(|l| l.trim_start_matches("hub_templates_active_watches ").to_owned())
+}
+
+both!(
+    fn one_watch_per_object_and_none_once_the_policies_are_gone(server) {
+        let dev = hub(server);
+        let controller = ControllerProcess::start(
+            &dev.kubeconfig,
+            &["--controllers=policy-propagator", "--leader-elect=false"],
+        );
+        wait_resolved(&dev, "hello");
+        // Four replicas of two policies read one ConfigMap: one watch.
+        assert_eq!(watches(&controller).as_deref(), Some("1"));
+        dev.ok(&["patch", "configmap", "settings", "-n", "policies", "--type=merge", "-p", r#"{"data":{"field1":"again"}}"#]);
+        wait_resolved(&dev, "again");
+        assert_eq!(watches(&controller).as_deref(), Some("1"));
+
+        dev.ok(&["delete", "policy", "test-config", "second-config", "-n", "policies"]);
+        for (cluster, name) in REPLICAS {
+            eventually(&dev, &format!("{cluster}/{name} deleted"), || {
+                data(&dev, cluster, name).is_none().then_some(())
+            });
+        }
+        eventually(&dev, "no watch left", || (watches(&controller).as_deref() == Some("0")).then_some(()));
+    }
+);
+
+both!(
+    fn a_standby_takes_over_without_touching_the_replicas(server) {
+        let dev = hub(server);
+        let flags = ["--controllers=policy-propagator"];
+        let one = ControllerProcess::start(&dev.kubeconfig, &flags);
+        let two = ControllerProcess::start(&dev.kubeconfig, &flags);
+        let one_leads = eventually(&dev, "a leader", || match (one.is_leader(), two.is_leader()) {
+            (true, true) => panic!("two leaders at once"),
+            (true, false) => Some(true),
+            (false, true) => Some(false),
+            (false, false) => None,
+        });
+        let (leader, standby) = if one_leads { (one, two) } else { (two, one) };
+        wait_resolved(&dev, "hello");
+        let uids = |dev: &Dev| -> Vec<String> {
+            REPLICAS
+                .iter()
+                .map(|(cluster, name)| {
+                    dev.ok(&["get", "policy", name, "-n", cluster, "-o", "jsonpath={.metadata.uid}"])
+                })
+                .collect()
+        };
+        let before = uids(&dev);
+
+        assert!(leader.terminate().success(), "SIGTERM is a clean exit");
+        eventually(&dev, "the standby to lead", || standby.is_leader().then_some(()));
+        // The new leader resolves a change, updating the replicas in place.
+        dev.ok(&["patch", "configmap", "settings", "-n", "policies", "--type=merge", "-p", r#"{"data":{"field1":"after-failover"}}"#]);
+        wait_resolved(&dev, "after-failover");
+        assert_eq!(uids(&dev), before, "no replica was deleted and created again");
+    }
+);
