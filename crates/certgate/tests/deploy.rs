@@ -12,7 +12,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use certgate::cli::{Cli, Command as Subcommand};
+use certgate::controllers::REGISTRY;
 use certgate_webhook::registration::{self, Endpoint};
+use clap::Parser as _;
 use serde_json::{Value, json};
 
 mod dev_support;
@@ -37,6 +40,7 @@ const IMAGE: &str = "ghcr.io/certgate/certgate";
 const CRP_CRD: &str = "certificaterequestpolicies.policy.cert-manager.io";
 const POLICY_CONFIGURATION: &str = "certgate-approver-policy";
 const CERT_MANAGER_CONFIGURATION: &str = "certgate-cert-manager-webhook";
+const PROPAGATOR_ROLE: &str = "certgate-controller:policy-propagator";
 
 fn kubectl_ok(kubeconfig: Option<&Path>, args: &[&str], input: Option<&str>) -> String {
     let output = kubectl(kubeconfig, args, input);
@@ -65,6 +69,7 @@ fn overlays() -> Vec<String> {
         "local-authorizer",
         "builtin-approver",
         "certificaterequest-webhook",
+        "policy-propagator",
     ] {
         assert!(names.iter().any(|n| n == expected), "overlay {expected} missing: {names:?}");
     }
@@ -80,12 +85,33 @@ struct Rendered {
 
 impl Rendered {
     fn of(overlay: &str) -> Rendered {
-        let dir = deploy().join("overlays").join(overlay);
+        Rendered::of_dir(overlay, &deploy().join("overlays").join(overlay))
+    }
+
+    fn of_dir(overlay: &str, dir: &Path) -> Rendered {
         let text = kubectl_ok(None, &["kustomize", dir.to_str().unwrap()], None);
         let objects: Vec<Value> = serde_saphyr::from_multiple(&text)
             .unwrap_or_else(|err| panic!("overlay {overlay} renders unparseable YAML: {err}"));
         assert!(!objects.is_empty(), "overlay {overlay} renders nothing");
         Rendered { name: overlay.to_owned(), text, objects }
+    }
+
+    /// deploy/base with `components`, in that order, as an overlay of one's own would list
+    /// them (written to a temporary directory; Kustomize wants relative paths).
+    fn with_components(components: &[&str]) -> Rendered {
+        let dir = tempfile::tempdir().unwrap();
+        let up: PathBuf =
+            dir.path().canonicalize().unwrap().components().skip(1).map(|_| "..").collect();
+        let deploy = up.join(deploy().canonicalize().unwrap().strip_prefix("/").unwrap());
+        let mut text = format!(
+            "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- {}\ncomponents:\n",
+            deploy.join("base").display()
+        );
+        for component in components {
+            text.push_str(&format!("- {}\n", deploy.join("components").join(component).display()));
+        }
+        std::fs::write(dir.path().join("kustomization.yaml"), text).unwrap();
+        Rendered::of_dir(&format!("base + {}", components.join(" + ")), dir.path())
     }
 
     fn all() -> Vec<Rendered> {
@@ -241,8 +267,23 @@ fn assert_hardened(rendered: &Rendered, deployment: &Value) {
     assert_eq!(budget["spec"]["minAvailable"], 1, "{at}");
 }
 
-/// No wildcard anywhere, no Secrets cluster-wide, and every binding refers to a rendered
-/// role and (in certgate's namespace) a rendered ServiceAccount.
+/// The grants the invariants below forbid except in one named ClusterRole: (ClusterRole, API
+/// group, resource, verb). All are the policy-propagator's (docs/install.md#policy-propagator):
+/// replicas are deleted when a cluster leaves a placement; default-mode hub templates read
+/// Secrets and the encryption keys are Secrets it creates, in every cluster namespace; hub
+/// templates under a ServiceAccount read with a token requested for it.
+const EXCEPTIONS: &[(&str, &str, &str, &str)] = &[
+    (PROPAGATOR_ROLE, "policy.open-cluster-management.io", "policies", "delete"),
+    (PROPAGATOR_ROLE, "", "secrets", "get"),
+    (PROPAGATOR_ROLE, "", "secrets", "list"),
+    (PROPAGATOR_ROLE, "", "secrets", "watch"),
+    (PROPAGATOR_ROLE, "", "secrets", "create"),
+    (PROPAGATOR_ROLE, "", "serviceaccounts/token", "create"),
+];
+
+/// No wildcard anywhere; no deletes, no Secrets cluster-wide and no ServiceAccount tokens but
+/// the [`EXCEPTIONS`]; every binding refers to a rendered role and (in certgate's namespace) a
+/// rendered ServiceAccount.
 fn assert_least_privilege(rendered: &Rendered) {
     for kind in ["ClusterRole", "Role"] {
         for role in rendered.of_kind(kind) {
@@ -256,11 +297,25 @@ fn assert_least_privilege(rendered: &Rendered) {
                 }
                 assert!(rule["nonResourceURLs"].is_null(), "{at}");
                 let verbs = strings(&rule["verbs"]);
-                for verb in ["escalate", "bind", "impersonate", "delete", "deletecollection"] {
+                for verb in ["escalate", "bind", "impersonate", "deletecollection"] {
                     assert!(!verbs.contains(&verb), "{at}: {verb}");
                 }
-                if kind == "ClusterRole" {
-                    assert!(!strings(&rule["resources"]).contains(&"secrets"), "{at}: secrets");
+                // Each (group, resource, verb) a rule grants that only an exception may.
+                let name = role["metadata"]["name"].as_str().unwrap();
+                for group in strings(&rule["apiGroups"]) {
+                    for resource in strings(&rule["resources"]) {
+                        for verb in &verbs {
+                            let restricted = *verb == "delete"
+                                || (kind == "ClusterRole" && resource == "secrets")
+                                || resource == "serviceaccounts/token";
+                            let excepted = kind == "ClusterRole"
+                                && EXCEPTIONS.contains(&(name, group, resource, verb));
+                            assert!(
+                                !restricted || excepted,
+                                "{at}: {verb} on {resource} ({group:?}) is not among the exceptions"
+                            );
+                        }
+                    }
                 }
                 // Writing webhook configurations only ever by name.
                 if strings(&rule["resources"]).iter().any(|r| r.ends_with("webhookconfigurations"))
@@ -406,10 +461,99 @@ fn each_overlay_runs_the_commands_it_promises() {
                 webhook.insert(6, "--inject-ca-bundle=certgate-cert-manager-webhook");
                 (CONTROLLER_ARGS.to_vec(), webhook)
             }
+            "policy-propagator" => {
+                let mut controller = CONTROLLER_ARGS.to_vec();
+                controller.push("--controllers=policy-propagator");
+                (controller, WEBHOOK_ARGS.to_vec())
+            }
             _ => continue, // an overlay added later: the generic invariants cover it
         };
         assert_eq!(rendered.args("certgate-controller"), controller, "overlay {}", rendered.name);
         assert_eq!(rendered.args("certgate-webhook"), webhook, "overlay {}", rendered.name);
+    }
+}
+
+/// The controllers `certgate controller` runs with the rendered controller arguments: parsed
+/// by certgate's own command line (a repeated `--controllers` adds to the list) and selected
+/// from its registry.
+fn selected_controllers(rendered: &Rendered) -> Vec<&'static str> {
+    let args = rendered.args("certgate-controller");
+    let cli = Cli::try_parse_from(std::iter::once("certgate").chain(args.iter().copied()))
+        .unwrap_or_else(|err| panic!("overlay {}: {args:?}: {err}", rendered.name));
+    let Subcommand::Controller(controller) = cli.command else {
+        panic!("overlay {}: not `certgate controller`: {args:?}", rendered.name)
+    };
+    REGISTRY
+        .select(&controller.controllers)
+        .unwrap_or_else(|err| panic!("overlay {}: {err}", rendered.name))
+        .iter()
+        .map(|spec| spec.name)
+        .collect()
+}
+
+const DEFAULT_CONTROLLERS: [&str; 2] = ["policy-approver", "policy-readiness"];
+
+#[test]
+fn each_overlay_selects_the_controllers_it_promises() {
+    for rendered in Rendered::all() {
+        let mut expected = DEFAULT_CONTROLLERS.to_vec();
+        match rendered.name.as_str() {
+            "builtin-approver" => expected.push("builtin-approver"),
+            "policy-propagator" => expected.push("policy-propagator"),
+            _ => {}
+        }
+        assert_eq!(selected_controllers(&rendered), expected, "overlay {}", rendered.name);
+    }
+}
+
+/// builtin-approver replaces `--controllers=*` (checking it first), policy-propagator adds an
+/// argument `--controllers=policy-propagator` at the end, local-authorizer replaces
+/// `--authorizer=sar`: listed in any order in an overlay, they render the same installation.
+#[test]
+fn the_controller_components_combine_in_either_order() {
+    let base = rbac_names(&Rendered::of("default"));
+    let propagator: BTreeSet<String> =
+        [format!("ClusterRole/{PROPAGATOR_ROLE}"), format!("ClusterRoleBinding/{PROPAGATOR_ROLE}")]
+            .into();
+    let sar = ["ClusterRole", "ClusterRoleBinding"]
+        .map(|kind| format!("{kind}/certgate-controller:subjectaccessreviews"));
+
+    let orders: [&[&str]; 2] =
+        [&["builtin-approver", "policy-propagator"], &["policy-propagator", "builtin-approver"]];
+    let both: Vec<Rendered> = orders.iter().map(|o| Rendered::with_components(o)).collect();
+    let mut args = replaced(&CONTROLLER_ARGS, 1, "--controllers=*,builtin-approver");
+    args.push("--controllers=policy-propagator");
+    for rendered in &both {
+        assert_eq!(rendered.text, both[0].text, "{} and {} differ", rendered.name, both[0].name);
+        assert_eq!(rendered.args("certgate-controller"), args, "{}", rendered.name);
+        assert_eq!(
+            selected_controllers(rendered),
+            ["policy-approver", "policy-readiness", "builtin-approver", "policy-propagator"],
+            "{}",
+            rendered.name
+        );
+        assert_eq!(rbac_names(rendered), &base | &propagator, "{}", rendered.name);
+        assert_least_privilege(rendered);
+    }
+
+    let orders: [&[&str]; 3] = [
+        &["local-authorizer", "builtin-approver", "policy-propagator"],
+        &["policy-propagator", "local-authorizer", "builtin-approver"],
+        &["builtin-approver", "policy-propagator", "local-authorizer"],
+    ];
+    let all: Vec<Rendered> = orders.iter().map(|o| Rendered::with_components(o)).collect();
+    let args = replaced(&args, 2, "--authorizer=local");
+    for rendered in &all {
+        assert_eq!(rendered.text, all[0].text, "{} and {} differ", rendered.name, all[0].name);
+        assert_eq!(rendered.args("certgate-controller"), args, "{}", rendered.name);
+        assert_eq!(selected_controllers(rendered), selected_controllers(&both[0]));
+        let expected: BTreeSet<String> =
+            (&base | &propagator).into_iter().filter(|n| !sar.contains(n)).collect();
+        assert_eq!(rbac_names(rendered), expected, "{}", rendered.name);
+        assert_least_privilege(rendered);
+        for deployment in rendered.of_kind("Deployment") {
+            assert_hardened(rendered, deployment);
+        }
     }
 }
 
@@ -481,6 +625,44 @@ fn rbac_follows_the_components_each_overlay_runs() {
     expected.insert("RoleBinding/certgate-webhook-serving:policy-user".into());
     assert_eq!(rbac_names(&cert_manager_ca), expected);
 
+    // policy-propagator: its ClusterRole and binding, with exactly the rules docs/install.md and
+    // docs/propagator.md list.
+    let with_propagator = Rendered::of("policy-propagator");
+    let mut expected = base.clone();
+    expected.insert(format!("ClusterRole/{PROPAGATOR_ROLE}"));
+    expected.insert(format!("ClusterRoleBinding/{PROPAGATOR_ROLE}"));
+    assert_eq!(rbac_names(&with_propagator), expected);
+    let role = with_propagator.get("ClusterRole", PROPAGATOR_ROLE);
+    assert_eq!(
+        role["rules"],
+        json!([
+            {"apiGroups": ["policy.open-cluster-management.io"], "resources": ["policies"], "verbs": ["get", "list", "watch", "create", "update", "delete"]},
+            {"apiGroups": ["policy.open-cluster-management.io"], "resources": ["policies/status"], "verbs": ["patch", "update"]},
+            {"apiGroups": ["policy.open-cluster-management.io"], "resources": ["placementbindings", "policysets"], "verbs": ["get", "list", "watch"]},
+            {"apiGroups": ["cluster.open-cluster-management.io"], "resources": ["placements", "placementdecisions", "managedclusters"], "verbs": ["get", "list", "watch"]},
+            {"apiGroups": [""], "resources": ["configmaps", "secrets"], "verbs": ["get", "list", "watch"]},
+            {"apiGroups": [""], "resources": ["secrets"], "verbs": ["create"]},
+            {"apiGroups": [""], "resources": ["serviceaccounts"], "verbs": ["get", "list", "watch"]},
+            {"apiGroups": [""], "resources": ["serviceaccounts/token"], "verbs": ["create"]},
+            {"apiGroups": ["events.k8s.io"], "resources": ["events"], "verbs": ["create", "patch"]},
+        ])
+    );
+    let binding = with_propagator.get("ClusterRoleBinding", PROPAGATOR_ROLE);
+    assert_eq!(
+        binding["roleRef"],
+        json!({"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": PROPAGATOR_ROLE})
+    );
+    assert_eq!(
+        binding["subjects"],
+        json!([{"kind": "ServiceAccount", "name": "certgate-controller", "namespace": NAMESPACE}])
+    );
+    // The exceptions to the least-privilege invariants are this role's and nothing else's.
+    for rendered in Rendered::all() {
+        if rendered.find("ClusterRole", PROPAGATOR_ROLE).is_some() {
+            assert_eq!(rendered.name, "policy-propagator");
+        }
+    }
+
     let with_cr_webhook = Rendered::of("certificaterequest-webhook");
     assert_eq!(rbac_names(&with_cr_webhook), base);
     let injection = with_cr_webhook.get("ClusterRole", "certgate-webhook:ca-injection");
@@ -514,6 +696,18 @@ fn the_webhooks_are_registered_as_certgate_registers_them() {
     let registered = registered();
     let (mutating, cert_manager, policy) = (&registered[0], &registered[1], &registered[2]);
     assert_eq!(policy["webhooks"][0]["name"], registration::POLICY_WEBHOOK);
+    // OCM's two webhooks ride in the same configuration, with upstream's failurePolicy Ignore.
+    let ocm: Vec<(&Value, &Value)> = policy["webhooks"].as_array().unwrap()[1..]
+        .iter()
+        .map(|w| (&w["name"], &w["failurePolicy"]))
+        .collect();
+    assert_eq!(
+        ocm,
+        [
+            (&json!(registration::OCM_POLICY_WEBHOOK), &json!("Ignore")),
+            (&json!(registration::OCM_POLICY_SET_WEBHOOK), &json!("Ignore")),
+        ]
+    );
     for rendered in Rendered::all() {
         let at = format!("overlay {}", rendered.name);
         // approver-policy's webhook, in every overlay: everything but the object's name.
@@ -532,8 +726,14 @@ fn the_webhooks_are_registered_as_certgate_registers_them() {
                 ["certgate-webhook", "certgate-webhook.certgate", "certgate-webhook.certgate.svc"]
             );
             assert_eq!(certificate["spec"]["secretName"], "certgate-webhook-tls");
-        } else if ["default", "local-authorizer", "builtin-approver", "certificaterequest-webhook"]
-            .contains(&rendered.name.as_str())
+        } else if [
+            "default",
+            "local-authorizer",
+            "builtin-approver",
+            "certificaterequest-webhook",
+            "policy-propagator",
+        ]
+        .contains(&rendered.name.as_str())
         {
             assert_eq!(injected_by_cert_manager, None, "{at}");
         }

@@ -29,8 +29,16 @@ fn eventually<T>(dev: &Dev, what: &str, mut check: impl FnMut() -> Option<T>) ->
     }
 }
 
+/// The propagator's permissions as `deploy/` ships them (component policy-propagator).
+fn shipped_rbac() -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../deploy/components/policy-propagator/rbac.yaml");
+    path.to_str().unwrap().to_owned()
+}
+
 /// The upstream CRDs an OCM hub carries, on the real server (the sandbox has its own), and
-/// the propagator's permissions for the controller's ServiceAccount.
+/// the propagator's permissions for the controller's ServiceAccount, exactly those `deploy/`
+/// grants.
 fn install_ocm_crds(dev: &Dev) {
     if !dev.is_real() {
         return;
@@ -57,7 +65,7 @@ fn install_ocm_crds(dev: &Dev) {
         "crd/placementdecisions.cluster.open-cluster-management.io",
         "crd/managedclusters.cluster.open-cluster-management.io",
     ]);
-    dev.ok(&["apply", "-f", &fixture("rbac.yaml")]);
+    dev.ok(&["apply", "-f", &shipped_rbac()]);
 }
 
 fn decide(dev: &Dev, clusters: &[&str]) {
