@@ -3,87 +3,10 @@
 //! against the sandbox (which installs the OCM CRDs itself) and a real kube-apiserver (where
 //! the test installs upstream's OCM CRDs, as an OCM hub has them).
 
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
-
 mod dev_support;
 use dev_support::*;
-
-/// Generous: the controller reacts within milliseconds, but CI machines are shared.
-const DEADLINE: Duration = Duration::from_secs(60);
-
-fn fixture(name: &str) -> String {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/propagator").join(name);
-    path.to_str().unwrap().to_owned()
-}
-
-fn eventually<T>(dev: &Dev, what: &str, mut check: impl FnMut() -> Option<T>) -> T {
-    let start = Instant::now();
-    loop {
-        if let Some(value) = check() {
-            return value;
-        }
-        assert!(start.elapsed() < DEADLINE, "timed out waiting for {what}{}", dev.logs());
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
-/// The propagator's permissions as `deploy/` ships them (component policy-propagator).
-fn shipped_rbac() -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../deploy/components/policy-propagator/rbac.yaml");
-    path.to_str().unwrap().to_owned()
-}
-
-/// The upstream CRDs an OCM hub carries, on the real server (the sandbox has its own), and
-/// the propagator's permissions for the controller's ServiceAccount, exactly those `deploy/`
-/// grants.
-fn install_ocm_crds(dev: &Dev) {
-    if !dev.is_real() {
-        return;
-    }
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/upstream-crds");
-    for file in [
-        "cluster.open-cluster-management.io_managedclusters.yaml",
-        "cluster.open-cluster-management.io_placements.v1beta1.yaml",
-        "cluster.open-cluster-management.io_placementdecisions.v1beta1.yaml",
-        "policy.open-cluster-management.io_policies.yaml",
-        "policy.open-cluster-management.io_placementbindings.yaml",
-        "policy.open-cluster-management.io_policysets.yaml",
-    ] {
-        dev.ok(&["apply", "--server-side", "-f", dir.join(file).to_str().unwrap()]);
-    }
-    dev.ok(&[
-        "wait",
-        "--for=condition=Established",
-        "--timeout=60s",
-        "crd/policies.policy.open-cluster-management.io",
-        "crd/placementbindings.policy.open-cluster-management.io",
-        "crd/policysets.policy.open-cluster-management.io",
-        "crd/placements.cluster.open-cluster-management.io",
-        "crd/placementdecisions.cluster.open-cluster-management.io",
-        "crd/managedclusters.cluster.open-cluster-management.io",
-    ]);
-    dev.ok(&["apply", "-f", &shipped_rbac()]);
-}
-
-fn decide(dev: &Dev, clusters: &[&str]) {
-    let decisions: Vec<String> =
-        clusters.iter().map(|c| format!(r#"{{"clusterName":"{c}","reason":""}}"#)).collect();
-    let patch = format!(r#"{{"status":{{"decisions":[{}]}}}}"#, decisions.join(","));
-    dev.ok(&[
-        "patch",
-        "placementdecision",
-        "all-decision-1",
-        "-n",
-        "policies",
-        "--subresource=status",
-        "--type=merge",
-        "-p",
-        &patch,
-    ]);
-}
+mod propagator_support;
+use propagator_support::*;
 
 /// The resolved ConfigMap data of the replica in `cluster`, once it exists.
 fn replica_data(dev: &Dev, cluster: &str) -> Option<String> {
@@ -109,10 +32,10 @@ fn replica_exists(dev: &Dev, cluster: &str) -> bool {
 both!(
     fn root_policies_propagate_to_placed_clusters_with_hub_templates_resolved(server) {
         let dev = server.start_with(&["--controllers=*,policy-propagator"]);
-        install_ocm_crds(&dev);
+        install_ocm(&dev, true);
         dev.ok(&["apply", "-f", &fixture("hub.yaml")]);
         dev.ok(&["apply", "-f", &fixture("decision.yaml")]);
-        decide(&dev, &["cluster1", "cluster2"]);
+        decide(&dev, "policies", &["cluster1", "cluster2"]);
 
         for cluster in ["cluster1", "cluster2"] {
             let want = format!(r#"{{"cluster":"{cluster}","field1":"hello"}}"#);
@@ -162,7 +85,7 @@ both!(
         });
 
         // cluster2 leaves the placement: its replica goes, the status follows.
-        decide(&dev, &["cluster1"]);
+        decide(&dev, "policies", &["cluster1"]);
         eventually(&dev, "the replica in cluster2 deleted", || (!replica_exists(&dev, "cluster2")).then_some(()));
         eventually(&dev, "the root's status without cluster2", || {
             let status = dev.ok(&["get", "policy", "test-config", "-n", "policies", "-o", "jsonpath={.status.status}"]);
@@ -183,10 +106,10 @@ both!(
 both!(
     fn template_errors_are_annotated_and_refer_to_upstreams_texts(server) {
         let dev = server.start_with(&["--controllers=*,policy-propagator"]);
-        install_ocm_crds(&dev);
+        install_ocm(&dev, true);
         dev.ok(&["apply", "-f", &fixture("hub.yaml")]);
         dev.ok(&["apply", "-f", &fixture("decision.yaml")]);
-        decide(&dev, &["cluster1"]);
+        decide(&dev, "policies", &["cluster1"]);
         eventually(&dev, "the replica", || replica_data(&dev, "cluster1"));
         // The ConfigMap goes: the replica carries upstream's error annotation.
         dev.ok(&["delete", "configmap", "settings", "-n", "policies"]);

@@ -3,63 +3,20 @@
 //! it, none once the policies are gone (`hub_templates_active_watches`), and a leader
 //! failover that leaves the replicas in place.
 
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
-
 mod dev_support;
 use dev_support::*;
-
-const DEADLINE: Duration = Duration::from_secs(60);
-
-fn fixture(name: &str) -> String {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/propagator").join(name);
-    path.to_str().unwrap().to_owned()
-}
-
-fn eventually<T>(dev: &Dev, what: &str, mut check: impl FnMut() -> Option<T>) -> T {
-    let start = Instant::now();
-    loop {
-        if let Some(value) = check() {
-            return value;
-        }
-        assert!(start.elapsed() < DEADLINE, "timed out waiting for {what}{}", dev.logs());
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
+mod propagator_support;
+use propagator_support::*;
 
 /// The hub: upstream's OCM CRDs on the real server, the two policies of the fixtures placed
 /// on cluster1 and cluster2. The controllers of these tests run with the admin kubeconfig.
 fn hub(server: Server) -> Dev {
     let dev = server.start_with(&["--controllers=-policy-approver,-policy-readiness"]);
-    if dev.is_real() {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/upstream-crds");
-        for file in [
-            "cluster.open-cluster-management.io_managedclusters.yaml",
-            "cluster.open-cluster-management.io_placements.v1beta1.yaml",
-            "cluster.open-cluster-management.io_placementdecisions.v1beta1.yaml",
-            "policy.open-cluster-management.io_policies.yaml",
-            "policy.open-cluster-management.io_placementbindings.yaml",
-            "policy.open-cluster-management.io_policysets.yaml",
-        ] {
-            dev.ok(&["apply", "--server-side", "-f", dir.join(file).to_str().unwrap()]);
-        }
-        dev.ok(&[
-            "wait",
-            "--for=condition=Established",
-            "--timeout=60s",
-            "crd/policies.policy.open-cluster-management.io",
-            "crd/placementdecisions.cluster.open-cluster-management.io",
-        ]);
-    }
+    install_ocm(&dev, false);
     dev.ok(&["apply", "-f", &fixture("hub.yaml")]);
     dev.ok(&["apply", "-f", &fixture("second-policy.yaml")]);
     dev.ok(&["apply", "-f", &fixture("decision.yaml")]);
-    dev.ok(&[
-        "patch", "placementdecision", "all-decision-1", "-n", "policies", "--subresource=status",
-        "--type=merge", "-p",
-        r#"{"status":{"decisions":[{"clusterName":"cluster1","reason":""},{"clusterName":"cluster2","reason":""}]}}"#,
-    ]);
+    decide(&dev, "policies", &["cluster1", "cluster2"]);
     dev
 }
 
