@@ -278,6 +278,7 @@ const EXCEPTIONS: &[(&str, &str, &str, &str)] = &[
     (PROPAGATOR_ROLE, "", "secrets", "list"),
     (PROPAGATOR_ROLE, "", "secrets", "watch"),
     (PROPAGATOR_ROLE, "", "secrets", "create"),
+    (PROPAGATOR_ROLE, "", "secrets", "update"),
     (PROPAGATOR_ROLE, "", "serviceaccounts/token", "create"),
 ];
 
@@ -636,12 +637,13 @@ fn rbac_follows_the_components_each_overlay_runs() {
     assert_eq!(
         role["rules"],
         json!([
-            {"apiGroups": ["policy.open-cluster-management.io"], "resources": ["policies"], "verbs": ["get", "list", "watch", "create", "update", "delete"]},
+            {"apiGroups": ["policy.open-cluster-management.io"], "resources": ["policies"], "verbs": ["get", "list", "watch", "create", "update", "patch", "delete"]},
             {"apiGroups": ["policy.open-cluster-management.io"], "resources": ["policies/status"], "verbs": ["patch", "update"]},
             {"apiGroups": ["policy.open-cluster-management.io"], "resources": ["placementbindings", "policysets"], "verbs": ["get", "list", "watch"]},
             {"apiGroups": ["cluster.open-cluster-management.io"], "resources": ["placements", "placementdecisions", "managedclusters"], "verbs": ["get", "list", "watch"]},
             {"apiGroups": [""], "resources": ["configmaps", "secrets"], "verbs": ["get", "list", "watch"]},
             {"apiGroups": [""], "resources": ["secrets"], "verbs": ["create"]},
+            {"apiGroups": [""], "resources": ["secrets"], "verbs": ["update"], "resourceNames": ["policy-encryption-key"]},
             {"apiGroups": [""], "resources": ["serviceaccounts"], "verbs": ["get", "list", "watch"]},
             {"apiGroups": [""], "resources": ["serviceaccounts/token"], "verbs": ["create"]},
             {"apiGroups": ["events.k8s.io"], "resources": ["events"], "verbs": ["create", "patch"]},

@@ -136,3 +136,52 @@ both!(
         });
     }
 );
+
+both!(
+    fn encrypted_values_use_the_clusters_key_and_follow_its_rotation(server) {
+        let dev = server.start_with(&["--controllers=*,policy-propagator"]);
+        install_ocm(&dev, true);
+        dev.ok(&["apply", "-f", &fixture("encrypted.yaml")]);
+        dev.ok(&["apply", "-f", &fixture("decision.yaml")]);
+        decide(&dev, "policies", &["cluster1"]);
+        let password = || {
+            let output = dev.kubectl(
+                &[
+                    "get", "policy", "policies.enc-config", "-n", "cluster1", "-o",
+                    "jsonpath={.spec.policy-templates[0].objectDefinition.spec.object-templates[0].objectDefinition.data.password}",
+                ],
+                None,
+            );
+            Some(String::from_utf8_lossy(&output.stdout).into_owned())
+                .filter(|p| p.starts_with("$ocm_encrypted:"))
+        };
+        let first = eventually(&dev, "the encrypted value", password);
+        let iv = dev.ok(&["get", "policy", "policies.enc-config", "-n", "cluster1", "-o", "jsonpath={.metadata.annotations.policy\\.open-cluster-management\\.io/encryption-iv}"]);
+        assert_eq!(iv.len(), 24, "a base64 16-byte IV: {iv}");
+        let key_secret = |field: &str| {
+            dev.ok(&["get", "secret", "policy-encryption-key", "-n", "cluster1", "-o", &format!("jsonpath={field}")])
+        };
+        assert_eq!(key_secret("{.metadata.labels.cluster\\.open-cluster-management\\.io/backup}"), "policy");
+        let key = key_secret("{.data.key}");
+        assert_eq!(key.len(), 44, "a base64 32-byte key: {key}");
+        let stamped = key_secret("{.metadata.annotations.policy\\.open-cluster-management\\.io/last-rotated}");
+        assert!(stamped.ends_with('Z') && stamped.len() == 20, "{stamped}");
+
+        // The key is due (its last rotation long ago): rotated, the old one kept, and the
+        // policy re-processed with the new key and the same IV.
+        dev.ok(&["annotate", "secret", "policy-encryption-key", "-n", "cluster1", "--overwrite", "policy.open-cluster-management.io/last-rotated=2000-01-01T00:00:00Z"]);
+        let rotated = eventually(&dev, "the rotated key", || {
+            let at = key_secret("{.metadata.annotations.policy\\.open-cluster-management\\.io/last-rotated}");
+            (at != "2000-01-01T00:00:00Z").then_some(at)
+        });
+        assert_eq!(key_secret("{.data.previousKey}"), key);
+        assert_ne!(key_secret("{.data.key}"), key);
+        let trigger = dev.ok(&["get", "policy", "enc-config", "-n", "policies", "-o", "jsonpath={.metadata.annotations.policy\\.open-cluster-management\\.io/trigger-update}"]);
+        assert_eq!(trigger, format!("rotate-key-cluster1-{rotated}"));
+        let second = eventually(&dev, "the value encrypted with the new key", || password().filter(|p| *p != first));
+        assert!(second.starts_with("$ocm_encrypted:"));
+        let replica_annotations = dev.ok(&["get", "policy", "policies.enc-config", "-n", "cluster1", "-o", "jsonpath={.metadata.annotations}"]);
+        assert!(!replica_annotations.contains("trigger-update"), "{replica_annotations}");
+        assert!(replica_annotations.contains(&iv), "the IV is kept: {replica_annotations}");
+    }
+);

@@ -37,6 +37,13 @@ pub trait Effects: Send + Sync + 'static {
         name: &str,
         status: &Value,
     ) -> impl Future<Output = Result<(), kube::Error>> + Send;
+    /// Merges `patch` into the root policy (metadata only).
+    fn patch_root(
+        &self,
+        namespace: &str,
+        name: &str,
+        patch: &Value,
+    ) -> impl Future<Output = Result<(), kube::Error>> + Send;
     /// Records an event on the root policy; best effort.
     fn publish(
         &self,
@@ -113,6 +120,18 @@ impl Effects for KubeEffects {
         let patch = serde_json::json!({ "status": status });
         self.api(namespace)
             .patch_status(name, &PatchParams::default(), &Patch::Merge(&patch))
+            .await
+            .map(|_| ())
+    }
+
+    async fn patch_root(
+        &self,
+        namespace: &str,
+        name: &str,
+        patch: &Value,
+    ) -> Result<(), kube::Error> {
+        self.api(namespace)
+            .patch(name, &PatchParams::default(), &Patch::Merge(patch))
             .await
             .map(|_| ())
     }

@@ -24,6 +24,7 @@ mod context;
 mod effects;
 mod encryption;
 pub mod index;
+mod keys;
 pub mod reads;
 mod replica;
 mod root;
@@ -38,6 +39,7 @@ use certgate_runtime::workqueue::{Backoff, WorkQueue, run_workers};
 use certgate_runtime::{ControllerSpec, Launch};
 use certgate_templates::pipeline::{HubResolver, ResolverConfig};
 use futures_util::{FutureExt as _, StreamExt as _};
+use k8s_openapi::api::core::v1::Secret;
 use kube::Resource;
 use kube::api::{Api, DynamicObject};
 use kube::runtime::WatchStreamExt as _;
@@ -69,12 +71,16 @@ pub const SPEC: ControllerSpec = ControllerSpec {
 };
 
 /// Feeds `writer` from a watch of `api`, calling `changed` for every object seen.
-async fn feed<K>(api: Api<K>, mut writer: Writer<K>, changed: impl Fn(&K) + Send + 'static)
-where
+async fn feed<K>(
+    api: Api<K>,
+    config: watcher::Config,
+    mut writer: Writer<K>,
+    changed: impl Fn(&K) + Send + 'static,
+) where
     K: Resource + Clone + DeserializeOwned + std::fmt::Debug + Send + Sync + 'static,
     K::DynamicType: Clone + Eq + std::hash::Hash,
 {
-    let mut stream = watcher(api, watcher::Config::default()).default_backoff().boxed();
+    let mut stream = watcher(api, config).default_backoff().boxed();
     while let Some(event) = stream.next().await {
         match event {
             Ok(event) => {
@@ -111,13 +117,18 @@ where
         + 'static,
 {
     let (roots, index) = (roots.clone(), index.clone());
-    tokio::spawn(feed(Api::<K>::all(client.clone()), writer, move |object: &K| {
-        if let Some(namespace) = &object.meta().namespace {
-            for key in index.roots_in(namespace) {
-                roots.add(key);
+    tokio::spawn(feed(
+        Api::<K>::all(client.clone()),
+        watcher::Config::default(),
+        writer,
+        move |object: &K| {
+            if let Some(namespace) = &object.meta().namespace {
+                for key in index.roots_in(namespace) {
+                    roots.add(key);
+                }
             }
-        }
-    }))
+        },
+    ))
 }
 
 /// Runs until the launch's shutdown completes.
@@ -145,20 +156,26 @@ pub async fn run(launch: Launch) {
     {
         let (roots, replicas) = (roots.clone(), replicas.clone());
         let api = Api::<DynamicObject>::all_with(client.clone(), &policy_resource());
-        feeds.push(tokio::spawn(feed(api, policy_writer, move |policy: &DynamicObject| {
-            let (Some(namespace), Some(name)) = (&policy.metadata.namespace, &policy.metadata.name)
-            else {
-                return;
-            };
-            if is_replica(policy) {
-                replicas.add((namespace.clone(), name.clone()));
-                if let Some((root_ns, root_name)) = name.split_once('.') {
-                    roots.add((root_ns.to_owned(), root_name.to_owned()));
+        feeds.push(tokio::spawn(feed(
+            api,
+            watcher::Config::default(),
+            policy_writer,
+            move |policy: &DynamicObject| {
+                let (Some(namespace), Some(name)) =
+                    (&policy.metadata.namespace, &policy.metadata.name)
+                else {
+                    return;
+                };
+                if is_replica(policy) {
+                    replicas.add((namespace.clone(), name.clone()));
+                    if let Some((root_ns, root_name)) = name.split_once('.') {
+                        roots.add((root_ns.to_owned(), root_name.to_owned()));
+                    }
+                } else {
+                    roots.add((namespace.clone(), name.clone()));
                 }
-            } else {
-                roots.add((namespace.clone(), name.clone()));
-            }
-        })));
+            },
+        )));
     }
     feeds.push(namespace_feed(&client, binding_writer, &roots, &index));
     feeds.push(namespace_feed(&client, set_writer, &roots, &index));
@@ -166,7 +183,25 @@ pub async fn run(launch: Launch) {
     feeds.push(namespace_feed(&client, decision_writer, &roots, &index));
     {
         let api = Api::<ManagedCluster>::all(client.clone());
-        feeds.push(tokio::spawn(feed(api, cluster_writer, |_: &ManagedCluster| {})));
+        feeds.push(tokio::spawn(feed(
+            api,
+            watcher::Config::default(),
+            cluster_writer,
+            |_: &ManagedCluster| {},
+        )));
+    }
+    let keys_queue: WorkQueue<String> = WorkQueue::new(Backoff::default());
+    let (secrets, secret_writer) = kube::runtime::reflector::store::<Secret>();
+    {
+        let keys_queue = keys_queue.clone();
+        let api = Api::<Secret>::all(client.clone());
+        let only_keys =
+            watcher::Config::default().fields(&format!("metadata.name={}", encryption::KEY_SECRET));
+        feeds.push(tokio::spawn(feed(api, only_keys, secret_writer, move |secret: &Secret| {
+            if let Some(namespace) = &secret.metadata.namespace {
+                keys_queue.add(namespace.clone());
+            }
+        })));
     }
 
     let handle = tokio::runtime::Handle::current();
@@ -203,7 +238,7 @@ pub async fn run(launch: Launch) {
                 },
             }),
         ),
-        encryption: LiveEncryption::new(client.clone(), handle, clock),
+        encryption: LiveEncryption::new(client.clone(), handle, clock.clone()),
         metrics: metrics.clone(),
         fan_out: root::FanOut::default(),
         deleted: replica::Deleted::default(),
@@ -212,7 +247,9 @@ pub async fn run(launch: Launch) {
     // No decision before every store holds its first list: a half-filled cache would
     // delete replicas whose bindings it has not seen yet.
     tokio::select! {
-        ready = index.ready() => if !ready { return; },
+        ready = async { index.ready().await && secrets.wait_until_ready().await.is_ok() } => {
+            if !ready { return; }
+        }
         () = shutdown.clone() => return,
     }
     tracing::info!(controller = NAME, "caches filled; propagating");
@@ -249,7 +286,28 @@ pub async fn run(launch: Launch) {
             shutdown.clone(),
         )
     };
-    tokio::join!(root_workers, replica_workers);
+    let keys = Arc::new(keys::Keys {
+        secrets,
+        client: client.clone(),
+        context: context.clone(),
+        clock,
+        period: settings.encryption_key_rotation,
+    });
+    let key_workers = run_workers(
+        keys_queue,
+        1,
+        move |cluster: String| {
+            let keys = keys.clone();
+            async move {
+                keys.reconcile(&cluster).await.map_err(|error| {
+                    tracing::warn!(controller = NAME, cluster = %cluster, error = %error,
+                        "encryption key reconcile failed; retrying with back-off");
+                })
+            }
+        },
+        shutdown.clone(),
+    );
+    tokio::join!(root_workers, replica_workers, key_workers);
     context.resolvers.stop();
     for feed in feeds {
         feed.abort();

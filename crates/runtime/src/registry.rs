@@ -47,6 +47,9 @@ pub struct Settings {
     /// Expiry of the ServiceAccount tokens controllers request to act as another identity
     /// (the policy propagator's hub templates; upstream's 2 h).
     pub service_account_token_ttl: Duration,
+    /// How long a policy encryption key is used before it is rotated (upstream's
+    /// `--encryption-key-rotation`, 30 days).
+    pub encryption_key_rotation: Duration,
 }
 
 impl Default for Settings {
@@ -57,6 +60,7 @@ impl Default for Settings {
             concurrency: 8,
             instance: None,
             service_account_token_ttl: Duration::from_secs(7200),
+            encryption_key_rotation: Duration::from_secs(30 * 86_400),
         }
     }
 }

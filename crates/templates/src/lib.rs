@@ -10,7 +10,8 @@
 //!   in upstream's order, in default mode (the policy's namespace and its own ManagedCluster)
 //!   or as the policy's ServiceAccount (authorized by an `Authorizer`); each resolution
 //!   reports the exact set of objects it read.
-//! - [`encryption`]: OCM's AES-256-CBC `$ocm_encrypted:` values.
+//! - [`encryption`]: OCM's AES-256-CBC `$ocm_encrypted:` values; [`key_rotation`]: when a
+//!   cluster's key Secret is rotated.
 //! - [`replica`]: the replicated policy for one cluster (names, labels, annotations,
 //!   dependencies) and the processing of its templates (error annotations, events, retries).
 //! - [`propagation`]: which clusters get a replica (placement bindings, PolicySets,
@@ -26,6 +27,7 @@ pub mod access;
 pub mod cluster_labels;
 pub mod encryption;
 pub mod functions;
+pub mod key_rotation;
 pub mod offline;
 pub mod pipeline;
 pub mod propagation;

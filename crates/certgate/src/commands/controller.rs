@@ -138,6 +138,11 @@ pub struct ControllerArgs {
     /// lifetime for tokens shorter than 20 minutes).
     #[arg(long, value_name = "DURATION", default_value = "2h", value_parser = parse_duration)]
     pub hub_templates_token_expiration: Duration,
+
+    /// Days until the policy-propagator rotates a cluster's policy encryption key (the
+    /// `policy-encryption-key` Secret of its namespace), as upstream's flag of this name.
+    #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    pub encryption_key_rotation: u32,
 }
 
 fn parse_lease_duration(text: &str) -> Result<Duration, String> {
@@ -197,6 +202,9 @@ pub fn run(args: &ControllerArgs) -> Result<(), ControllerError> {
                 concurrency: args.concurrency,
                 instance: Some(identity),
                 service_account_token_ttl: args.hub_templates_token_expiration,
+                encryption_key_rotation: Duration::from_secs(
+                    u64::from(args.encryption_key_rotation) * 86_400,
+                ),
             },
         };
         Ok(run_controllers(client, Some(config), controllers, options, signal).await?)
