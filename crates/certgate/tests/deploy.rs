@@ -641,6 +641,7 @@ fn rbac_follows_the_components_each_overlay_runs() {
             {"apiGroups": ["policy.open-cluster-management.io"], "resources": ["policies/status"], "verbs": ["patch", "update"]},
             {"apiGroups": ["policy.open-cluster-management.io"], "resources": ["placementbindings", "policysets"], "verbs": ["get", "list", "watch"]},
             {"apiGroups": ["cluster.open-cluster-management.io"], "resources": ["placements", "placementdecisions", "managedclusters"], "verbs": ["get", "list", "watch"]},
+            {"apiGroups": ["apps.open-cluster-management.io"], "resources": ["placementrules"], "verbs": ["get", "list", "watch"]},
             {"apiGroups": [""], "resources": ["configmaps", "secrets"], "verbs": ["get", "list", "watch"]},
             {"apiGroups": [""], "resources": ["secrets"], "verbs": ["create"]},
             {"apiGroups": [""], "resources": ["secrets"], "verbs": ["update"], "resourceNames": ["policy-encryption-key"]},

@@ -111,3 +111,26 @@ both!(
         assert_eq!(uids(&dev), before, "no replica was deleted and created again");
     }
 );
+
+both!(
+    fn placement_rules_place_policies_when_their_crd_is_installed(server) {
+        let dev = hub(server);
+        dev.ok(&["apply", "-f", &fixture("placementrule.yaml")]);
+        dev.ok(&["wait", "--for=condition=Established", "--timeout=60s", "crd/placementrules.apps.open-cluster-management.io"]);
+        // The CRD is there when the controller starts (upstream reads PlacementRules only then).
+        let _controller = ControllerProcess::start(
+            &dev.kubeconfig,
+            &["--controllers=policy-propagator", "--leader-elect=false"],
+        );
+        dev.ok(&["apply", "-f", &fixture("placed-by-rule.yaml")]);
+        eventually(&dev, "the replica placed by the rule", || {
+            dev.kubectl(&["get", "policy", "policies.ruled", "-n", "cluster2"], None).status.success().then_some(())
+        });
+        let placement = eventually(&dev, "the root's placement status", || {
+            let text = dev.ok(&["get", "policy", "ruled", "-n", "policies", "-o", "jsonpath={.status.placement}"]);
+            (!text.is_empty()).then_some(text)
+        });
+        assert_eq!(placement, r#"[{"placementBinding":"by-rule","placementRule":"rule"}]"#);
+        assert!(!dev.kubectl(&["get", "policy", "policies.ruled", "-n", "cluster1"], None).status.success());
+    }
+);

@@ -23,6 +23,14 @@ pub fn policy_resource() -> ApiResource {
     )
 }
 
+/// The deprecated PlacementRule kind (apps.open-cluster-management.io/v1).
+pub fn placement_rule_resource() -> ApiResource {
+    ApiResource::from_gvk_with_plural(
+        &GroupVersionKind::gvk("apps.open-cluster-management.io", "v1", "PlacementRule"),
+        "placementrules",
+    )
+}
+
 /// The stores; clones share them.
 #[derive(Clone)]
 pub struct Index {
@@ -32,6 +40,8 @@ pub struct Index {
     pub placements: Store<Placement>,
     pub decisions: Store<PlacementDecision>,
     pub clusters: Store<ManagedCluster>,
+    /// The deprecated PlacementRules, when the API server serves them.
+    pub placement_rules: Option<Store<DynamicObject>>,
 }
 
 /// A Policy as JSON (the dynamic object's fields, `apiVersion` and `kind` included).
@@ -97,6 +107,10 @@ impl Index {
             && self.placements.wait_until_ready().await.is_ok()
             && self.decisions.wait_until_ready().await.is_ok()
             && self.clusters.wait_until_ready().await.is_ok()
+            && match &self.placement_rules {
+                Some(rules) => rules.wait_until_ready().await.is_ok(),
+                None => true,
+            }
     }
 }
 
@@ -130,9 +144,18 @@ impl Snapshot for Index {
         decisions
     }
 
-    /// PlacementRules (apps.open-cluster-management.io, deprecated) are not watched: their
-    /// CRD ships with the deprecated application lifecycle add-on, not with OCM's hub.
-    fn placement_rule(&self, _namespace: &str, _name: &str) -> Option<Vec<String>> {
-        None
+    fn placement_rule(&self, namespace: &str, name: &str) -> Option<Vec<String>> {
+        let rule = self
+            .placement_rules
+            .as_ref()?
+            .get(&ObjectRef::new_with(name, placement_rule_resource()).within(namespace))?;
+        let decisions = rule.data.pointer("/status/decisions").and_then(Value::as_array);
+        Some(
+            decisions
+                .into_iter()
+                .flatten()
+                .filter_map(|d| d.get("clusterName").and_then(Value::as_str).map(str::to_owned))
+                .collect(),
+        )
     }
 }

@@ -143,6 +143,19 @@ pub async fn run(launch: Launch) {
     let (placements, placement_writer) = kube::runtime::reflector::store::<Placement>();
     let (decisions, decision_writer) = kube::runtime::reflector::store::<PlacementDecision>();
     let (clusters, cluster_writer) = kube::runtime::reflector::store::<ManagedCluster>();
+    // As upstream, PlacementRules are read only when their CRD is installed at start.
+    let rules_served = client
+        .list_api_group_resources("apps.open-cluster-management.io/v1")
+        .await
+        .is_ok_and(|list| list.resources.iter().any(|r| r.name == "placementrules"));
+    if !rules_served {
+        tracing::info!(
+            controller = NAME,
+            "PlacementRule CRD not found. Disabling PlacementRule watches. Restart the controller if the CRD is installed later."
+        );
+    }
+    let rule_writer =
+        rules_served.then(|| Writer::<DynamicObject>::new(index::placement_rule_resource()));
     let index = Index {
         policies: policy_writer.as_reader(),
         bindings,
@@ -150,6 +163,7 @@ pub async fn run(launch: Launch) {
         placements,
         decisions,
         clusters,
+        placement_rules: rule_writer.as_ref().map(Writer::as_reader),
     };
 
     let mut feeds = Vec::new();
@@ -188,6 +202,22 @@ pub async fn run(launch: Launch) {
             watcher::Config::default(),
             cluster_writer,
             |_: &ManagedCluster| {},
+        )));
+    }
+    if let Some(writer) = rule_writer {
+        let (roots, index) = (roots.clone(), index.clone());
+        let api = Api::<DynamicObject>::all_with(client.clone(), &index::placement_rule_resource());
+        feeds.push(tokio::spawn(feed(
+            api,
+            watcher::Config::default(),
+            writer,
+            move |rule: &DynamicObject| {
+                if let Some(namespace) = &rule.metadata.namespace {
+                    for key in index.roots_in(namespace) {
+                        roots.add(key);
+                    }
+                }
+            },
         )));
     }
     let keys_queue: WorkQueue<String> = WorkQueue::new(Backoff::default());
