@@ -185,3 +185,28 @@ both!(
         assert!(replica_annotations.contains(&iv), "the IV is kept: {replica_annotations}");
     }
 );
+
+both!(
+    fn replicas_follow_the_members_of_a_policy_set_they_depend_on(server) {
+        let dev = server.start_with(&["--controllers=*,policy-propagator"]);
+        install_ocm(&dev, true);
+        dev.ok(&["apply", "-f", &fixture("hub.yaml")]);
+        dev.ok(&["apply", "-f", &fixture("dependencies.yaml")]);
+        dev.ok(&["apply", "-f", &fixture("decision.yaml")]);
+        decide(&dev, "policies", &["cluster1"]);
+        let dependencies = |want: &str| {
+            let want = want.to_owned();
+            eventually(&dev, &format!("dependencies {want}"), || {
+                let output = dev.kubectl(
+                    &["get", "policy", "policies.dependent", "-n", "cluster1", "-o", "jsonpath={.spec.dependencies[*].name}"],
+                    None,
+                );
+                (String::from_utf8_lossy(&output.stdout) == want).then_some(())
+            })
+        };
+        dependencies("sets.first");
+        // A member joins the set in another namespace: the replica lists it.
+        dev.ok(&["patch", "policyset", "baseline", "-n", "sets", "--type=merge", "-p", r#"{"spec":{"policies":["first","second"]}}"#]);
+        dependencies("sets.first sets.second");
+    }
+);

@@ -87,6 +87,37 @@ impl Index {
             .collect()
     }
 
+    /// The roots, in any namespace, whose `dependencies` or templates' `extraDependencies`
+    /// name the PolicySet `namespace/name` (their replicas list its members).
+    pub fn roots_depending_on(&self, namespace: &str, name: &str) -> Vec<(String, String)> {
+        let names_set = |root: &DynamicObject, dependency: &Value| {
+            let text = |field: &str| dependency.get(field).and_then(Value::as_str).unwrap_or("");
+            let in_namespace = match text("namespace") {
+                "" => root.metadata.namespace.as_deref() == Some(namespace),
+                other => other == namespace,
+            };
+            text("kind") == "PolicySet" && text("name") == name && in_namespace
+        };
+        self.policies
+            .state_filter(|p| {
+                if is_replica(p) {
+                    return false;
+                }
+                let spec = p.data.get("spec");
+                let direct = spec.and_then(|s| s.get("dependencies")).and_then(Value::as_array);
+                let templates =
+                    spec.and_then(|s| s.get("policy-templates")).and_then(Value::as_array);
+                let extra = templates
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|t| t.get("extraDependencies").and_then(Value::as_array));
+                direct.into_iter().chain(extra).flatten().any(|d| names_set(p, d))
+            })
+            .iter()
+            .filter_map(|p| Some((p.metadata.namespace.clone()?, p.metadata.name.clone()?)))
+            .collect()
+    }
+
     /// The resourceVersion of the PolicySet `namespace/name`, if it exists.
     pub fn policy_set_version(&self, namespace: &str, name: &str) -> Option<String> {
         self.policy_sets

@@ -100,7 +100,7 @@ async fn feed<K>(
 }
 
 /// Feeds a store of a kind whose changes concern the root policies of its namespace
-/// (bindings, PolicySets, Placements, PlacementDecisions).
+/// (bindings, Placements, PlacementDecisions).
 fn namespace_feed<K>(
     client: &kube::Client,
     writer: Writer<K>,
@@ -192,7 +192,29 @@ pub async fn run(launch: Launch) {
         )));
     }
     feeds.push(namespace_feed(&client, binding_writer, &roots, &index));
-    feeds.push(namespace_feed(&client, set_writer, &roots, &index));
+    {
+        // A PolicySet concerns the roots of its namespace (bindings may name it) and the roots
+        // anywhere whose dependencies name it.
+        let (roots, index) = (roots.clone(), index.clone());
+        let api = Api::<PolicySet>::all(client.clone());
+        feeds.push(tokio::spawn(feed(
+            api,
+            watcher::Config::default(),
+            set_writer,
+            move |set: &PolicySet| {
+                let (Some(namespace), Some(name)) = (&set.metadata.namespace, &set.metadata.name)
+                else {
+                    return;
+                };
+                for key in index.roots_in(namespace) {
+                    roots.add(key);
+                }
+                for key in index.roots_depending_on(namespace, name) {
+                    roots.add(key);
+                }
+            },
+        )));
+    }
     feeds.push(namespace_feed(&client, placement_writer, &roots, &index));
     feeds.push(namespace_feed(&client, decision_writer, &roots, &index));
     {
