@@ -82,3 +82,39 @@ both!(
         });
     }
 );
+
+/// Tokens are renewed before they expire: with 10-minute tokens (the shortest the API server
+/// issues) the first is renewed 2.5 to 5 minutes before it expires, so a read made after it
+/// expired, through a watch started then, still works. Takes about 11 minutes, so it is not
+/// part of the default run: `cargo test -p certgate --test propagator_accounts -- --ignored`.
+#[test]
+#[ignore = "waits for a 10-minute token to expire (about 11 minutes)"]
+fn tokens_are_renewed_before_they_expire() {
+    let dev = Server::Sandbox
+        .start_with(&["--controllers=*,policy-propagator", "--hub-templates-token-expiration=10m"]);
+    dev.ok(&["apply", "-f", &fixture("design-doc.yaml")]);
+    decide(&dev, "test-policies", &["cluster1", "cluster2"]);
+    dev.ok(&["create", "serviceaccount", "testsa", "-n", "test-policies"]);
+    dev.ok(&["apply", "-f", &fixture("testsa-reader.yaml")]);
+    wait_for(&dev, "the resolved replica", DATA, |d| d.contains("value-one"));
+    let issued = std::time::Instant::now();
+    // Past the first token's expiry, a new object is read: a new list and watch, which
+    // only a renewed token is allowed to make.
+    std::thread::sleep(std::time::Duration::from_secs(630).saturating_sub(issued.elapsed()));
+    dev.ok(&[
+        "create",
+        "configmap",
+        "later",
+        "-n",
+        "some-other-namespace",
+        "--from-literal=test-field1=late-value",
+    ]);
+    dev.ok(&[
+        "patch", "policy", "test-config", "-n", "test-policies", "--type=json", "-p",
+        r#"[{"op":"replace","path":"/spec/policy-templates/0/objectDefinition/spec/object-templates/0/objectDefinition/data/field2","value":"{{hub fromConfigMap \"some-other-namespace\" \"later\" \"test-field1\" hub}}"}]"#,
+    ]);
+    wait_for(&dev, "the value read after the first token expired", DATA, |d| {
+        d.contains("late-value")
+    });
+    assert_eq!(replica(&dev, "cluster1", ANNOTATION).as_deref(), Some(""));
+}
