@@ -118,6 +118,19 @@ impl Index {
             .collect()
     }
 
+    /// The PolicySet `namespace/name` as JSON, for dependency canonicalisation.
+    pub fn policy_set_json(&self, namespace: &str, name: &str) -> Option<Value> {
+        let set = self.policy_sets.get(&ObjectRef::new(name).within(namespace))?;
+        let mut value = serde_json::to_value(&*set).ok()?;
+        if let Some(map) = value.as_object_mut() {
+            map.entry("apiVersion").or_insert_with(|| {
+                Value::String("policy.open-cluster-management.io/v1beta1".to_owned())
+            });
+            map.entry("kind").or_insert_with(|| Value::String("PolicySet".to_owned()));
+        }
+        Some(value)
+    }
+
     /// The resourceVersion of the PolicySet `namespace/name`, if it exists.
     pub fn policy_set_version(&self, namespace: &str, name: &str) -> Option<String> {
         self.policy_sets

@@ -105,25 +105,7 @@ pub async fn reconcile<E: Effects>(
         let existing_json = existing_json.clone();
         let root_json = root_json.clone();
         move || {
-            let index = &context.index;
-            let policy_set = |ns: &str, set: &str| {
-                index
-                    .policy_sets
-                    .get(&kube::runtime::reflector::ObjectRef::new(set).within(ns))
-                    .and_then(|s| serde_json::to_value(&*s).ok())
-                    .map(|mut v| {
-                        if let Some(map) = v.as_object_mut() {
-                            map.entry("apiVersion").or_insert_with(|| {
-                                Value::String(
-                                    "policy.open-cluster-management.io/v1beta1".to_owned(),
-                                )
-                            });
-                            map.entry("kind")
-                                .or_insert_with(|| Value::String("PolicySet".to_owned()));
-                        }
-                        v
-                    })
-            };
+            let policy_set = |ns: &str, set: &str| context.index.policy_set_json(ns, set);
             reading_as(&key, || {
                 replicate(
                     &root_json,
