@@ -12,9 +12,10 @@ use certgate_templates::replica::ResolverSetup;
 use crate::accounts::{self, Account, AccountError, AccountSource};
 use crate::encryption::LiveEncryption;
 use crate::index::Index;
+use crate::own_writes::{Deleted, Written};
 use crate::reads::{CachedReader, ReplicaKey, WatchCache};
-use crate::replica::Deleted;
 use crate::root::FanOut;
+use crate::root_json::RootJson;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReconcileError {
@@ -37,6 +38,8 @@ pub struct Context<E> {
     pub metrics: Arc<ControllerMetrics>,
     pub fan_out: FanOut,
     pub deleted: Deleted,
+    pub written: Arc<Written>,
+    pub root_json: RootJson,
 }
 
 /// Which identity reads a replica's templates, as [`Resolvers::setup`] decided it.

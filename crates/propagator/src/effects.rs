@@ -14,15 +14,17 @@ use certgate_runtime::EventSink;
 pub const PROPAGATION: &str = "PolicyPropagation";
 
 pub trait Effects: Send + Sync + 'static {
+    /// Creates the replica; the result is the created object's resourceVersion.
     fn create_replica(
         &self,
         replica: &Value,
-    ) -> impl Future<Output = Result<(), kube::Error>> + Send;
-    /// Replaces the replica (the object carries the resourceVersion it was read at).
+    ) -> impl Future<Output = Result<Option<String>, kube::Error>> + Send;
+    /// Replaces the replica (the object carries the resourceVersion it was read at); the
+    /// result is the new resourceVersion.
     fn update_replica(
         &self,
         replica: &Value,
-    ) -> impl Future<Output = Result<(), kube::Error>> + Send;
+    ) -> impl Future<Output = Result<Option<String>, kube::Error>> + Send;
     /// Deletes the replica if it still has `resource_version`.
     fn delete_replica(
         &self,
@@ -78,19 +80,19 @@ fn namespace_of(value: &Value) -> &str {
 }
 
 impl Effects for KubeEffects {
-    async fn create_replica(&self, replica: &Value) -> Result<(), kube::Error> {
+    async fn create_replica(&self, replica: &Value) -> Result<Option<String>, kube::Error> {
         self.api(namespace_of(replica))
             .create(&PostParams::default(), &dynamic(replica)?)
             .await
-            .map(|_| ())
+            .map(|created| created.metadata.resource_version)
     }
 
-    async fn update_replica(&self, replica: &Value) -> Result<(), kube::Error> {
+    async fn update_replica(&self, replica: &Value) -> Result<Option<String>, kube::Error> {
         let name = replica.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default();
         self.api(namespace_of(replica))
             .replace(name, &PostParams::default(), &dynamic(replica)?)
             .await
-            .map(|_| ())
+            .map(|updated| updated.metadata.resource_version)
     }
 
     async fn delete_replica(

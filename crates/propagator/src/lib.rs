@@ -25,9 +25,12 @@ mod effects;
 mod encryption;
 pub mod index;
 mod keys;
+mod own_writes;
+mod policy_events;
 pub mod reads;
 mod replica;
 mod root;
+mod root_json;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -50,7 +53,8 @@ use serde::de::DeserializeOwned;
 use context::{Context, Resolvers};
 use effects::KubeEffects;
 use encryption::LiveEncryption;
-use index::{Index, is_replica, policy_resource};
+use index::{Index, policy_resource};
+use policy_events::{PolicyEvents, Seen};
 use reads::WatchCache;
 
 /// The controller's name, as `--controllers`, events and metrics name it.
@@ -75,7 +79,7 @@ async fn feed<K>(
     api: Api<K>,
     config: watcher::Config,
     mut writer: Writer<K>,
-    changed: impl Fn(&K) + Send + 'static,
+    changed: impl Fn(&K, Seen) + Send + 'static,
 ) where
     K: Resource + Clone + DeserializeOwned + std::fmt::Debug + Send + Sync + 'static,
     K::DynamicType: Clone + Eq + std::hash::Hash,
@@ -86,9 +90,9 @@ async fn feed<K>(
             Ok(event) => {
                 writer.apply_watcher_event(&event);
                 match &event {
-                    watcher::Event::Apply(object)
-                    | watcher::Event::Delete(object)
-                    | watcher::Event::InitApply(object) => changed(object),
+                    watcher::Event::Apply(object) => changed(object, Seen::Applied),
+                    watcher::Event::Delete(object) => changed(object, Seen::Deleted),
+                    watcher::Event::InitApply(object) => changed(object, Seen::Listed),
                     watcher::Event::Init | watcher::Event::InitDone => {}
                 }
             }
@@ -121,7 +125,7 @@ where
         Api::<K>::all(client.clone()),
         watcher::Config::default(),
         writer,
-        move |object: &K| {
+        move |object: &K, _| {
             if let Some(namespace) = &object.meta().namespace {
                 for key in index.roots_in(namespace) {
                     roots.add(key);
@@ -166,27 +170,23 @@ pub async fn run(launch: Launch) {
         placement_rules: rule_writer.as_ref().map(Writer::as_reader),
     };
 
+    let written = Arc::new(own_writes::Written::default());
     let mut feeds = Vec::new();
     {
         let (roots, replicas) = (roots.clone(), replicas.clone());
+        let events = PolicyEvents::new(written.clone());
         let api = Api::<DynamicObject>::all_with(client.clone(), &policy_resource());
         feeds.push(tokio::spawn(feed(
             api,
             watcher::Config::default(),
             policy_writer,
-            move |policy: &DynamicObject| {
-                let (Some(namespace), Some(name)) =
-                    (&policy.metadata.namespace, &policy.metadata.name)
-                else {
-                    return;
-                };
-                if is_replica(policy) {
-                    replicas.add((namespace.clone(), name.clone()));
-                    if let Some((root_ns, root_name)) = name.split_once('.') {
-                        roots.add((root_ns.to_owned(), root_name.to_owned()));
-                    }
-                } else {
-                    roots.add((namespace.clone(), name.clone()));
+            move |policy: &DynamicObject, seen| {
+                let concerned = events.concern(policy, seen);
+                if let Some(key) = concerned.replica {
+                    replicas.add(key);
+                }
+                if let Some(key) = concerned.root {
+                    roots.add(key);
                 }
             },
         )));
@@ -201,7 +201,7 @@ pub async fn run(launch: Launch) {
             api,
             watcher::Config::default(),
             set_writer,
-            move |set: &PolicySet| {
+            move |set: &PolicySet, _| {
                 let (Some(namespace), Some(name)) = (&set.metadata.namespace, &set.metadata.name)
                 else {
                     return;
@@ -223,7 +223,7 @@ pub async fn run(launch: Launch) {
             api,
             watcher::Config::default(),
             cluster_writer,
-            |_: &ManagedCluster| {},
+            |_: &ManagedCluster, _| {},
         )));
     }
     if let Some(writer) = rule_writer {
@@ -233,7 +233,7 @@ pub async fn run(launch: Launch) {
             api,
             watcher::Config::default(),
             writer,
-            move |rule: &DynamicObject| {
+            move |rule: &DynamicObject, _| {
                 if let Some(namespace) = &rule.metadata.namespace {
                     for key in index.roots_in(namespace) {
                         roots.add(key);
@@ -249,7 +249,7 @@ pub async fn run(launch: Launch) {
         let api = Api::<Secret>::all(client.clone());
         let only_keys =
             watcher::Config::default().fields(&format!("metadata.name={}", encryption::KEY_SECRET));
-        feeds.push(tokio::spawn(feed(api, only_keys, secret_writer, move |secret: &Secret| {
+        feeds.push(tokio::spawn(feed(api, only_keys, secret_writer, move |secret: &Secret, _| {
             if let Some(namespace) = &secret.metadata.namespace {
                 keys_queue.add(namespace.clone());
             }
@@ -293,7 +293,9 @@ pub async fn run(launch: Launch) {
         encryption: LiveEncryption::new(client.clone(), handle, clock.clone()),
         metrics: metrics.clone(),
         fan_out: root::FanOut::default(),
-        deleted: replica::Deleted::default(),
+        deleted: own_writes::Deleted::default(),
+        written,
+        root_json: root_json::RootJson::default(),
     });
 
     // No decision before every store holds its first list: a half-filled cache would

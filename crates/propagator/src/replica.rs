@@ -1,53 +1,16 @@
 //! The replicated-policy reconcile (spec §3 and §4) of `<cluster>/<rootNamespace>.<rootName>`.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use certgate_templates::pipeline::ResolveErrorKind;
 use certgate_templates::propagation::{ReplicaPlan, WritePlan, plan_replica, plan_write};
 use certgate_templates::replica::{ReplicaSources, replicate};
-use kube::api::DynamicObject;
 use serde_json::Value;
 
 use crate::context::{Context, ReconcileError};
 use crate::effects::{Effects, root_reference};
 use crate::index::policy_json;
 use crate::reads::{ReplicaKey, reading_as};
-
-/// Replicas this controller deleted, by the resourceVersion they had: until the cache has
-/// seen the deletion, a cached copy with that version is treated as gone (upstream's
-/// `deleted-<resourceVersion>` markers), or it would never be re-created.
-#[derive(Default)]
-pub struct Deleted(Mutex<HashMap<ReplicaKey, String>>);
-
-impl Deleted {
-    fn record(&self, key: &ReplicaKey, version: Option<String>) {
-        if let Some(version) = version {
-            self.0.lock().unwrap_or_else(PoisonError::into_inner).insert(key.clone(), version);
-        }
-    }
-
-    /// The cached replica, unless it is the copy this controller deleted.
-    fn filter(
-        &self,
-        key: &ReplicaKey,
-        cached: Option<Arc<DynamicObject>>,
-    ) -> Option<Arc<DynamicObject>> {
-        let mut deleted = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        match (&cached, deleted.get(key)) {
-            (Some(object), Some(version))
-                if object.metadata.resource_version.as_ref() == Some(version) =>
-            {
-                None
-            }
-            (_, Some(_)) => {
-                deleted.remove(key);
-                cached
-            }
-            _ => cached,
-        }
-    }
-}
 
 pub async fn reconcile<E: Effects>(
     context: &Arc<Context<E>>,
@@ -56,12 +19,12 @@ pub async fn reconcile<E: Effects>(
     let (cluster, name) = key;
     let existing = context.deleted.filter(key, context.index.policy(cluster, name));
     let root = name.split_once('.').and_then(|(ns, root)| context.index.root(ns, root));
-    let root_json = root.as_deref().map(policy_json);
+    let root_json = root.as_deref().map(|root| context.root_json.get(root));
     let plan = plan_replica(
         cluster,
         name,
         existing.is_some(),
-        root_json.as_ref(),
+        root_json.as_deref(),
         &|| context.index.is_cluster_namespace(cluster),
         &context.index,
     );
@@ -145,7 +108,9 @@ pub async fn reconcile<E: Effects>(
     );
     match plan_write(&replication.replica, existing_json.as_ref()) {
         WritePlan::Create(replica) => {
-            context.effects.create_replica(&replica).await.map_err(ReconcileError::Write)?;
+            let version =
+                context.effects.create_replica(&replica).await.map_err(ReconcileError::Write)?;
+            context.written.record(key, version);
             context
                 .effects
                 .publish(
@@ -157,7 +122,9 @@ pub async fn reconcile<E: Effects>(
             Ok(())
         }
         WritePlan::Update(replica) => {
-            context.effects.update_replica(&replica).await.map_err(ReconcileError::Write)?;
+            let version =
+                context.effects.update_replica(&replica).await.map_err(ReconcileError::Write)?;
+            context.written.record(key, version);
             context
                 .effects
                 .publish(

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::context::{Context, ReconcileError};
 use crate::effects::{Effects, root_reference};
-use crate::index::policy_json;
+use serde::Deserialize as _;
 
 /// What the last reconcile of each root sent replicated reconciles for: a fingerprint of
 /// everything a replica is built from, and the decided clusters. A root whose fingerprint
@@ -58,7 +58,7 @@ fn fingerprint(root: &DynamicObject, context: &Context<impl Effects>) -> u64 {
     root.metadata.generation.hash(&mut hasher);
     root.metadata.labels.hash(&mut hasher);
     root.metadata.annotations.hash(&mut hasher);
-    let spec = root.data.get("spec").cloned().unwrap_or(Value::Null);
+    let spec = root.data.get("spec").unwrap_or(&Value::Null);
     let namespace = root.metadata.namespace.as_deref().unwrap_or_default();
     let mut dependencies: Vec<&Value> = spec
         .get("dependencies")
@@ -90,6 +90,7 @@ pub async fn reconcile(
     let Some(root) = context.index.root(namespace, name) else {
         // Deleted: every replica goes (each replicated reconcile finds no root).
         context.fan_out.forget(key);
+        context.root_json.forget(namespace, name);
         for replica in context.index.replicas_of(&full_name) {
             if let Some(cluster) = &replica.metadata.namespace {
                 context.replicas.add((cluster.clone(), full_name.clone()));
@@ -107,8 +108,7 @@ pub async fn reconcile(
             .await
             .map_err(ReconcileError::Write);
     }
-    let json = policy_json(&root);
-    let disabled = json.pointer("/spec/disabled").and_then(Value::as_bool) == Some(true);
+    let disabled = root.data.pointer("/spec/disabled").and_then(Value::as_bool) == Some(true);
     let existing = context.index.replicas_of(&full_name);
     if disabled && !existing.is_empty() {
         context
@@ -129,11 +129,8 @@ pub async fn reconcile(
     };
     let statuses = cluster_statuses(disabled, &decided.placements, &decided.decisions, &compliance);
     let compliant = root_compliance(&statuses);
-    let current: PolicyStatus = json
-        .get("status")
-        .cloned()
-        .and_then(|s| serde_json::from_value(s).ok())
-        .unwrap_or_default();
+    let current: PolicyStatus =
+        root.data.get("status").and_then(|s| PolicyStatus::deserialize(s).ok()).unwrap_or_default();
     let placement = (!decided.placements.is_empty()).then(|| decided.placements.clone());
     let status = (!statuses.is_empty()).then_some(statuses);
     if current.placement != placement || current.status != status || current.compliant != compliant
