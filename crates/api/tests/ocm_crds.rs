@@ -6,13 +6,15 @@
 #[path = "support/schema_compat.rs"]
 mod schema_compat;
 
+use schema_compat::{surface, upstream};
+
 use certgate_api::crd;
 use certgate_api::ocm::{
     ClusterClaim, ManagedCluster, Placement, PlacementBinding, PlacementDecision, Policy, PolicySet,
 };
 use certgate_api::validation;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
-    CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion,
+    CustomResourceDefinition, CustomResourceDefinitionVersion,
     JSONSchemaProps, JSONSchemaPropsOrArray, JSONSchemaPropsOrBool,
 };
 use pretty_assertions::assert_eq;
@@ -20,7 +22,6 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-const UPSTREAM_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/upstream-crds");
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ocm");
 
 const POLICIES: &str = "policy.open-cluster-management.io_policies.yaml";
@@ -31,12 +32,6 @@ const PLACEMENT_DECISIONS: &str =
     "cluster.open-cluster-management.io_placementdecisions.v1beta1.yaml";
 const MANAGED_CLUSTERS: &str = "cluster.open-cluster-management.io_managedclusters.yaml";
 const CLUSTER_CLAIMS: &str = "cluster.open-cluster-management.io_clusterclaims.yaml";
-
-fn upstream(file: &str) -> CustomResourceDefinition {
-    let path = format!("{UPSTREAM_DIR}/{file}");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {path}: {e}"));
-    serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("parse {path}: {e}"))
-}
 
 fn ours(name: &str) -> CustomResourceDefinition {
     crd::ocm()
@@ -58,20 +53,6 @@ fn property<'a>(schema: &'a mut JSONSchemaProps, name: &str) -> &'a mut JSONSche
 }
 
 // ---- CRDs ----
-
-/// Everything about a version except the schema and the printer columns' prose.
-fn surface(v: &CustomResourceDefinitionVersion) -> CustomResourceDefinitionVersion {
-    let columns = v.additional_printer_columns.as_ref().map(|cols| {
-        cols.iter()
-            .map(|c| CustomResourceColumnDefinition { description: None, ..c.clone() })
-            .collect()
-    });
-    CustomResourceDefinitionVersion {
-        additional_printer_columns: columns,
-        schema: None,
-        ..v.clone()
-    }
-}
 
 fn assert_compatible(file: &str) {
     let upstream = upstream(file);

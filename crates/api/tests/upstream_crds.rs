@@ -5,39 +5,20 @@
 #[path = "support/schema_compat.rs"]
 mod schema_compat;
 
+use schema_compat::{surface, upstream};
+
 use certgate_api::crd;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
-    CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion,
+    CustomResourceDefinition, CustomResourceDefinitionVersion,
 };
 use pretty_assertions::assert_eq;
 
-const UPSTREAM_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/upstream-crds");
-
-fn upstream(file: &str) -> CustomResourceDefinition {
-    let path = format!("{UPSTREAM_DIR}/{file}");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {path}: {e}"));
-    serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("parse {path}: {e}"))
-}
 
 fn ours(name: &str) -> CustomResourceDefinition {
     crd::all()
         .into_iter()
         .find(|c| c.metadata.name.as_deref() == Some(name))
         .unwrap_or_else(|| panic!("crd::all() has no {name}"))
-}
-
-/// Everything about a version except the schema and the printer columns' prose.
-fn surface(v: &CustomResourceDefinitionVersion) -> CustomResourceDefinitionVersion {
-    let columns = v.additional_printer_columns.as_ref().map(|cols| {
-        cols.iter()
-            .map(|c| CustomResourceColumnDefinition { description: None, ..c.clone() })
-            .collect()
-    });
-    CustomResourceDefinitionVersion {
-        additional_printer_columns: columns,
-        schema: None,
-        ..v.clone()
-    }
 }
 
 fn assert_compatible(file: &str) {

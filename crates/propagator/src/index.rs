@@ -11,9 +11,11 @@ use certgate_api::ocm::{
 };
 use certgate_templates::propagation::{PLACEMENT_LABEL, Snapshot};
 use certgate_templates::replica::LABEL_ROOT_POLICY;
-use kube::api::{ApiResource, DynamicObject, GroupVersionKind};
+use kube::api::{ApiResource, DynamicObject, GroupVersionKind, ObjectMeta};
 use kube::runtime::reflector::{ObjectRef, Store};
 use serde_json::Value;
+
+use crate::stored::StoredPolicy;
 
 /// The Policy kind as the dynamic API knows it.
 pub fn policy_resource() -> ApiResource {
@@ -34,7 +36,7 @@ pub fn placement_rule_resource() -> ApiResource {
 /// The stores; clones share them.
 #[derive(Clone)]
 pub struct Index {
-    pub policies: Store<DynamicObject>,
+    pub policies: Store<StoredPolicy>,
     pub bindings: Store<PlacementBinding>,
     pub policy_sets: Store<PolicySet>,
     pub placements: Store<Placement>,
@@ -44,36 +46,30 @@ pub struct Index {
     pub placement_rules: Option<Store<DynamicObject>>,
 }
 
-/// A Policy as JSON (the dynamic object's fields, `apiVersion` and `kind` included).
-pub fn policy_json(object: &DynamicObject) -> Value {
-    let mut value = serde_json::to_value(object).unwrap_or(Value::Null);
-    if let Some(map) = value.as_object_mut() {
-        map.entry("apiVersion")
-            .or_insert_with(|| Value::String("policy.open-cluster-management.io/v1".to_owned()));
-        map.entry("kind").or_insert_with(|| Value::String("Policy".to_owned()));
-    }
-    value
-}
-
 /// Whether a Policy is a replica (carries the root-policy label).
-pub fn is_replica(object: &DynamicObject) -> bool {
-    object.metadata.labels.as_ref().is_some_and(|l| l.contains_key(LABEL_ROOT_POLICY))
+pub fn is_replica_meta(metadata: &ObjectMeta) -> bool {
+    metadata.labels.as_ref().is_some_and(|l| l.contains_key(LABEL_ROOT_POLICY))
 }
 
 impl Index {
-    pub fn policy(&self, namespace: &str, name: &str) -> Option<Arc<DynamicObject>> {
-        self.policies.get(&ObjectRef::new_with(name, policy_resource()).within(namespace))
+    pub fn policy(&self, namespace: &str, name: &str) -> Option<Arc<StoredPolicy>> {
+        self.policies.get(&ObjectRef::new(name).within(namespace))
     }
 
     /// The root policy `namespace/name` (not a replica that happens to have that name).
     pub fn root(&self, namespace: &str, name: &str) -> Option<Arc<DynamicObject>> {
-        self.policy(namespace, name).filter(|p| !is_replica(p))
+        self.policy(namespace, name).and_then(|p| p.as_root().cloned())
     }
 
-    /// The replicas of the root `<namespace>.<name>` (by label), as (cluster, object).
-    pub fn replicas_of(&self, replica_name: &str) -> Vec<Arc<DynamicObject>> {
+    /// The compliance of the replica `namespace/name`.
+    pub fn replica_compliance(&self, namespace: &str, name: &str) -> Option<String> {
+        self.policy(namespace, name).and_then(|p| p.as_replica()?.compliance.clone())
+    }
+
+    /// The replicas of the root `<namespace>.<name>` (by label).
+    pub fn replicas_of(&self, replica_name: &str) -> Vec<Arc<StoredPolicy>> {
         self.policies.state_filter(|p| {
-            p.metadata.labels.as_ref().and_then(|l| l.get(LABEL_ROOT_POLICY)).map(String::as_str)
+            p.metadata().labels.as_ref().and_then(|l| l.get(LABEL_ROOT_POLICY)).map(String::as_str)
                 == Some(replica_name)
         })
     }
@@ -81,9 +77,11 @@ impl Index {
     /// The root policies of `namespace`, as (namespace, name).
     pub fn roots_in(&self, namespace: &str) -> Vec<(String, String)> {
         self.policies
-            .state_filter(|p| !is_replica(p) && p.metadata.namespace.as_deref() == Some(namespace))
+            .state_filter(|p| {
+                p.as_root().is_some() && p.metadata().namespace.as_deref() == Some(namespace)
+            })
             .iter()
-            .filter_map(|p| Some((p.metadata.namespace.clone()?, p.metadata.name.clone()?)))
+            .filter_map(|p| Some((p.metadata().namespace.clone()?, p.metadata().name.clone()?)))
             .collect()
     }
 
@@ -100,9 +98,7 @@ impl Index {
         };
         self.policies
             .state_filter(|p| {
-                if is_replica(p) {
-                    return false;
-                }
+                let Some(p) = p.as_root() else { return false };
                 let spec = p.data.get("spec");
                 let direct = spec.and_then(|s| s.get("dependencies")).and_then(Value::as_array);
                 let templates =
@@ -114,7 +110,7 @@ impl Index {
                 direct.into_iter().chain(extra).flatten().any(|d| names_set(p, d))
             })
             .iter()
-            .filter_map(|p| Some((p.metadata.namespace.clone()?, p.metadata.name.clone()?)))
+            .filter_map(|p| Some((p.metadata().namespace.clone()?, p.metadata().name.clone()?)))
             .collect()
     }
 

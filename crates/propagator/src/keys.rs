@@ -122,12 +122,12 @@ impl<E: Effects> Keys<E> {
     async fn trigger(&self, cluster: &str, last_rotated: &str) {
         let value = trigger_value(cluster, last_rotated);
         let replicas = self.context.index.policies.state_filter(|p| {
-            p.metadata.namespace.as_deref() == Some(cluster)
-                && p.metadata.annotations.as_ref().is_some_and(|a| a.contains_key(IV_ANNOTATION))
+            p.metadata().namespace.as_deref() == Some(cluster)
+                && p.metadata().annotations.as_ref().is_some_and(|a| a.contains_key(IV_ANNOTATION))
         });
         for replica in replicas {
             let Some(root) =
-                replica.metadata.labels.as_ref().and_then(|l| l.get(LABEL_ROOT_POLICY))
+                replica.metadata().labels.as_ref().and_then(|l| l.get(LABEL_ROOT_POLICY))
             else {
                 continue;
             };

@@ -31,6 +31,7 @@ pub mod reads;
 mod replica;
 mod root;
 mod root_json;
+mod stored;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -56,6 +57,7 @@ use encryption::LiveEncryption;
 use index::{Index, policy_resource};
 use policy_events::{PolicyEvents, Seen};
 use reads::WatchCache;
+use stored::StoredPolicy;
 
 /// The controller's name, as `--controllers`, events and metrics name it.
 pub const NAME: &str = "policy-propagator";
@@ -78,16 +80,39 @@ pub const SPEC: ControllerSpec = ControllerSpec {
 async fn feed<K>(
     api: Api<K>,
     config: watcher::Config,
-    mut writer: Writer<K>,
+    writer: Writer<K>,
     changed: impl Fn(&K, Seen) + Send + 'static,
 ) where
     K: Resource + Clone + DeserializeOwned + std::fmt::Debug + Send + Sync + 'static,
     K::DynamicType: Clone + Eq + std::hash::Hash,
 {
+    feed_as(api, config, writer, std::convert::identity, changed).await;
+}
+
+/// [`feed`], keeping each watched object in the form `keep` makes of it.
+async fn feed_as<K, S>(
+    api: Api<K>,
+    config: watcher::Config,
+    mut writer: Writer<S>,
+    keep: impl Fn(K) -> S + Send + 'static,
+    changed: impl Fn(&S, Seen) + Send + 'static,
+) where
+    K: Resource + Clone + DeserializeOwned + std::fmt::Debug + Send + Sync + 'static,
+    K::DynamicType: Clone + Eq + std::hash::Hash,
+    S: Resource + Clone + 'static,
+    S::DynamicType: Clone + Eq + std::hash::Hash,
+{
     let mut stream = watcher(api, config).default_backoff().boxed();
     while let Some(event) = stream.next().await {
         match event {
             Ok(event) => {
+                let event = match event {
+                    watcher::Event::Apply(object) => watcher::Event::Apply(keep(object)),
+                    watcher::Event::Delete(object) => watcher::Event::Delete(keep(object)),
+                    watcher::Event::InitApply(object) => watcher::Event::InitApply(keep(object)),
+                    watcher::Event::Init => watcher::Event::Init,
+                    watcher::Event::InitDone => watcher::Event::InitDone,
+                };
                 writer.apply_watcher_event(&event);
                 match &event {
                     watcher::Event::Apply(object) => changed(object, Seen::Applied),
@@ -141,7 +166,7 @@ pub async fn run(launch: Launch) {
     let roots: WorkQueue<(String, String)> = WorkQueue::new(Backoff::default());
     let replicas: WorkQueue<reads::ReplicaKey> = WorkQueue::new(Backoff::default());
 
-    let policy_writer = Writer::<DynamicObject>::new(policy_resource());
+    let (policies, policy_writer) = kube::runtime::reflector::store::<StoredPolicy>();
     let (bindings, binding_writer) = kube::runtime::reflector::store::<PlacementBinding>();
     let (policy_sets, set_writer) = kube::runtime::reflector::store::<PolicySet>();
     let (placements, placement_writer) = kube::runtime::reflector::store::<Placement>();
@@ -161,7 +186,7 @@ pub async fn run(launch: Launch) {
     let rule_writer =
         rules_served.then(|| Writer::<DynamicObject>::new(index::placement_rule_resource()));
     let index = Index {
-        policies: policy_writer.as_reader(),
+        policies,
         bindings,
         policy_sets,
         placements,
@@ -176,11 +201,12 @@ pub async fn run(launch: Launch) {
         let (roots, replicas) = (roots.clone(), replicas.clone());
         let events = PolicyEvents::new(written.clone());
         let api = Api::<DynamicObject>::all_with(client.clone(), &policy_resource());
-        feeds.push(tokio::spawn(feed(
+        feeds.push(tokio::spawn(feed_as(
             api,
             watcher::Config::default(),
             policy_writer,
-            move |policy: &DynamicObject, seen| {
+            StoredPolicy::from_watched,
+            move |policy: &StoredPolicy, seen| {
                 let concerned = events.concern(policy, seen);
                 if let Some(key) = concerned.replica {
                     replicas.add(key);

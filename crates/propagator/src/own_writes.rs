@@ -6,9 +6,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use kube::api::DynamicObject;
-
 use crate::reads::ReplicaKey;
+use crate::stored::StoredPolicy;
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
@@ -31,12 +30,12 @@ impl Deleted {
     pub fn filter(
         &self,
         key: &ReplicaKey,
-        cached: Option<Arc<DynamicObject>>,
-    ) -> Option<Arc<DynamicObject>> {
+        cached: Option<Arc<StoredPolicy>>,
+    ) -> Option<Arc<StoredPolicy>> {
         let mut deleted = lock(&self.0);
         match (&cached, deleted.get(key)) {
             (Some(object), Some(version))
-                if object.metadata.resource_version.as_ref() == Some(version) =>
+                if object.metadata().resource_version.as_ref() == Some(version) =>
             {
                 None
             }
@@ -112,9 +111,10 @@ mod tests {
     #[test]
     fn deleted_copy_is_hidden_until_the_cache_changes() {
         let deleted = Deleted::default();
-        let mut object = DynamicObject::new("policies.p", &crate::index::policy_resource());
+        let mut object =
+            kube::api::DynamicObject::new("policies.p", &crate::index::policy_resource());
         object.metadata.resource_version = Some("5".to_owned());
-        let object = Arc::new(object);
+        let object = Arc::new(StoredPolicy::from_watched(object));
         deleted.record(&key(), Some("5".to_owned()));
         assert!(deleted.filter(&key(), Some(object.clone())).is_none());
         assert!(deleted.filter(&key(), None).is_none());

@@ -9,12 +9,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use kube::api::DynamicObject;
-use serde_json::Value;
-
-use crate::index::is_replica;
 use crate::own_writes::Written;
 use crate::reads::ReplicaKey;
+use crate::stored::StoredPolicy;
 
 /// How the watch delivered the object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,17 +41,16 @@ impl PolicyEvents {
         PolicyEvents { written, compliance: Mutex::default() }
     }
 
-    pub fn concern(&self, policy: &DynamicObject, seen: Seen) -> Concerned {
-        let (Some(namespace), Some(name)) = (&policy.metadata.namespace, &policy.metadata.name)
-        else {
+    pub fn concern(&self, policy: &StoredPolicy, seen: Seen) -> Concerned {
+        let metadata = policy.metadata();
+        let (Some(namespace), Some(name)) = (&metadata.namespace, &metadata.name) else {
             return Concerned::default();
         };
-        if !is_replica(policy) {
+        let Some(replica) = policy.as_replica() else {
             return Concerned { replica: None, root: Some((namespace.clone(), name.clone())) };
-        }
+        };
         let key = (namespace.clone(), name.clone());
-        let compliance =
-            policy.data.pointer("/status/compliant").and_then(Value::as_str).map(str::to_owned);
+        let compliance = replica.compliance.clone();
         let mut last = self.compliance.lock().unwrap_or_else(PoisonError::into_inner);
         let status_may_change = match seen {
             Seen::Deleted => {
@@ -69,7 +65,7 @@ impl PolicyEvents {
             Seen::Applied => last.insert(key.clone(), compliance.clone()) != Some(compliance),
         };
         let own = seen == Seen::Applied
-            && self.written.is_own(&key, policy.metadata.resource_version.as_deref());
+            && self.written.is_own(&key, metadata.resource_version.as_deref());
         let root = status_may_change
             .then(|| name.split_once('.'))
             .flatten()
@@ -84,7 +80,9 @@ mod tests {
     use crate::index::policy_resource;
     use certgate_templates::replica::LABEL_ROOT_POLICY;
 
-    fn replica(version: &str, compliance: Option<&str>) -> DynamicObject {
+    use kube::api::DynamicObject;
+
+    fn replica(version: &str, compliance: Option<&str>) -> StoredPolicy {
         let mut replica = DynamicObject::new("policies.p", &policy_resource()).within("cluster1");
         replica.metadata.resource_version = Some(version.to_owned());
         replica.metadata.labels =
@@ -92,7 +90,7 @@ mod tests {
         if let Some(compliance) = compliance {
             replica.data = serde_json::json!({"status": {"compliant": compliance}});
         }
-        replica
+        StoredPolicy::from_watched(replica)
     }
 
     fn key() -> ReplicaKey {
@@ -106,7 +104,9 @@ mod tests {
     #[test]
     fn a_root_event_queues_the_root() {
         let events = PolicyEvents::new(Arc::default());
-        let policy = DynamicObject::new("p", &policy_resource()).within("policies");
+        let policy = StoredPolicy::from_watched(
+            DynamicObject::new("p", &policy_resource()).within("policies"),
+        );
         assert_eq!(
             events.concern(&policy, Seen::Applied),
             Concerned { replica: None, root: root() }

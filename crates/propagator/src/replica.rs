@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use crate::context::{Context, ReconcileError};
 use crate::effects::{Effects, root_reference};
-use crate::index::policy_json;
 use crate::reads::{ReplicaKey, reading_as};
+use crate::stored::StoredPolicy;
 
 pub async fn reconcile<E: Effects>(
     context: &Arc<Context<E>>,
@@ -39,7 +39,7 @@ pub async fn reconcile<E: Effects>(
         }
         ReplicaPlan::Delete(why) => {
             context.resolvers.release(key);
-            let version = existing.as_ref().and_then(|e| e.metadata.resource_version.clone());
+            let version = existing.as_ref().and_then(|e| e.metadata().resource_version.clone());
             context
                 .effects
                 .delete_replica(cluster, name, version.clone())
@@ -52,7 +52,7 @@ pub async fn reconcile<E: Effects>(
         ReplicaPlan::Replicate { root_namespace, decision, .. } => (root_namespace, decision),
     };
     let (Some(root), Some(root_json)) = (root, root_json) else { return Ok(()) };
-    let existing_json = existing.as_deref().map(policy_json);
+    let existing_json = existing.as_deref().map(StoredPolicy::json);
 
     let service_account = root_json
         .pointer("/spec/hubTemplateOptions/serviceAccountName")

@@ -92,7 +92,7 @@ pub async fn reconcile(
         context.fan_out.forget(key);
         context.root_json.forget(namespace, name);
         for replica in context.index.replicas_of(&full_name) {
-            if let Some(cluster) = &replica.metadata.namespace {
+            if let Some(cluster) = &replica.metadata().namespace {
                 context.replicas.add((cluster.clone(), full_name.clone()));
             }
         }
@@ -122,11 +122,7 @@ pub async fn reconcile(
     }
 
     let decided = root_decisions(namespace, name, disabled, &context.index);
-    let compliance = |cluster: &str| {
-        context.index.policy(cluster, &full_name).and_then(|r| {
-            r.data.pointer("/status/compliant").and_then(Value::as_str).map(str::to_owned)
-        })
-    };
+    let compliance = |cluster: &str| context.index.replica_compliance(cluster, &full_name);
     let statuses = cluster_statuses(disabled, &decided.placements, &decided.decisions, &compliance);
     let compliant = root_compliance(&statuses);
     let current: PolicyStatus =
@@ -158,7 +154,7 @@ pub async fn reconcile(
             .iter()
             .flatten()
             .filter_map(|s| s.clustername.clone())
-            .chain(existing.iter().filter_map(|r| r.metadata.namespace.clone()))
+            .chain(existing.iter().filter_map(|r| r.metadata().namespace.clone()))
             .filter(|c| !decided_clusters.contains(c)),
     );
     for cluster in targets {

@@ -1,8 +1,33 @@
-//! Recursive comparison of a generated CRD schema with an upstream one.
+//! Comparison of generated CRDs with upstream's in `shared/upstream-crds/`: the files read,
+//! the API surface of a version, and a recursive comparison of the schemas.
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
+    CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion,
     JSONSchemaProps, JSONSchemaPropsOrArray, JSONSchemaPropsOrBool,
 };
+
+const UPSTREAM_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/upstream-crds");
+
+/// The upstream CRD in `file` of `shared/upstream-crds/`.
+pub fn upstream(file: &str) -> CustomResourceDefinition {
+    let path = format!("{UPSTREAM_DIR}/{file}");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {path}: {e}"));
+    serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("parse {path}: {e}"))
+}
+
+/// Everything about a version except the schema and the printer columns' prose.
+pub fn surface(v: &CustomResourceDefinitionVersion) -> CustomResourceDefinitionVersion {
+    let columns = v.additional_printer_columns.as_ref().map(|cols| {
+        cols.iter()
+            .map(|c| CustomResourceColumnDefinition { description: None, ..c.clone() })
+            .collect()
+    });
+    CustomResourceDefinitionVersion {
+        additional_printer_columns: columns,
+        schema: None,
+        ..v.clone()
+    }
+}
 
 /// Problems that make `ours` reject or treat differently something `upstream` accepts: a
 /// property upstream declares that ours lacks, a different type, format, enum, list type,

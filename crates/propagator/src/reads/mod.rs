@@ -138,11 +138,6 @@ impl WatchCache {
         self.set_reads(key, &ReadSet::new());
     }
 
-    /// Whether no replica reads through this cache any longer.
-    pub fn unused(&self) -> bool {
-        self.state().reads.is_empty()
-    }
-
     /// Stops every watch.
     pub fn stop(&self) {
         let mut state = self.state();
