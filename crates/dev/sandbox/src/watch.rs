@@ -261,15 +261,17 @@ impl Pump {
         tokio::pin!(deadline);
         let mut ticker = tokio::time::interval(self.bookmark_interval);
         ticker.tick().await;
-        let mut last = after;
         loop {
             let line = tokio::select! {
                 () = &mut deadline => return Stop::Ended,
-                _ = ticker.tick(), if self.bookmarks => bookmark(&resource, last, None),
+                // The revision the watch has looked at, changes of other kinds included, as
+                // a real API server's bookmarks advance: one carrying only this kind's last
+                // change would send a client of a kind nobody writes back to a revision the
+                // history drops, and it would have to list again.
+                _ = ticker.tick(), if self.bookmarks => bookmark(&resource, watch.revision().max(after), None),
                 () = outbox.lines.closed() => return Stop::Gone,
                 change = watch.next_event() => match change {
                     Ok(change) => {
-                        last = change.change.revision();
                         // At the selection's edge an update is an ADDED or a DELETED.
                         match decide(&change, view, &*selected) {
                             Some((kind, object)) => event(kind, &object),

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use certgate_sandbox::SandboxOptions;
 use futures_util::{StreamExt, TryStreamExt};
-use k8s_openapi::api::core::v1::ConfigMap;
+use k8s_openapi::api::core::v1::{ConfigMap, Secret};
 use kube::api::{Api, DeleteParams, PostParams, WatchEvent, WatchParams};
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::runtime::{WatchStreamExt, reflector, watcher};
@@ -170,6 +170,49 @@ async fn next_event<S: futures_util::Stream + Unpin>(stream: &mut S) -> S::Item 
         .await
         .expect("no watch event within 10 s")
         .expect("the watch ended")
+}
+
+/// A bookmark carries the revision the server has reached, changes of other kinds included,
+/// as a real API server's do: a watch of a kind nobody writes must not resume, after its
+/// timeout, from a revision the history has since dropped.
+#[test]
+fn bookmarks_advance_with_changes_of_other_kinds() {
+    let h = Harness::start_with_options(SandboxOptions {
+        bookmark_interval: Duration::from_millis(100),
+        ..SandboxOptions::default()
+    });
+    let client = client(&h);
+    h.runtime.block_on(async move {
+        let config_maps: Api<ConfigMap> = Api::namespaced(client.clone(), "default");
+        let start =
+            config_maps.list(&Default::default()).await.unwrap().metadata.resource_version.unwrap();
+        let mut stream = config_maps.watch(&WatchParams::default(), &start).await.unwrap().boxed();
+        let secrets: Api<Secret> = Api::namespaced(client, "default");
+        let secret = Secret {
+            metadata: kube::api::ObjectMeta {
+                name: Some("other".to_owned()),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let written = secrets.create(&PostParams::default(), &secret).await.unwrap();
+        let written: u64 = written.metadata.resource_version.unwrap().parse().unwrap();
+        // Bookmarks come every 100 ms; the first ones may predate the Secret.
+        let mut seen = Vec::new();
+        for _ in 0..100 {
+            match next_event(&mut stream).await.unwrap() {
+                WatchEvent::Bookmark(bookmark) => {
+                    let version: u64 = bookmark.metadata.resource_version.parse().unwrap();
+                    if version >= written {
+                        return;
+                    }
+                    seen.push(version);
+                }
+                other => panic!("no ConfigMap changed, yet the watch sent {other:?}"),
+            }
+        }
+        panic!("100 bookmarks, none at the Secret's revision {written} or later: {seen:?}");
+    });
 }
 
 #[test]
