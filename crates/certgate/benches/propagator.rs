@@ -33,8 +33,8 @@
 //! `CERTGATE_BENCH_DIRECT=1` connects the controller to the sandbox without the proxy (to see
 //! what the proxy costs; no request counts then).
 //!
-//! `CERTGATE_BENCH_RUNS=3 nice cargo bench -p certgate --bench propagator` (about 8 minutes per
-//! run at full size on 2 cores; docs/performance.md has the figures)
+//! `CERTGATE_BENCH_RUNS=3 cargo bench -p certgate --bench propagator` (about 3 minutes per run
+//! at full size on 2 cores; docs/performance.md has the figures)
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead as _, BufReader};
