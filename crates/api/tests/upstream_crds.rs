@@ -13,7 +13,6 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
 };
 use pretty_assertions::assert_eq;
 
-
 fn ours(name: &str) -> CustomResourceDefinition {
     crd::all()
         .into_iter()
