@@ -54,6 +54,7 @@ const LAYERS: &[(&str, Layer)] = &[
     ("certgate-runtime", Layer::Runtime),
     ("certgate-approver", Layer::Runtime),
     ("certgate-propagator", Layer::Runtime),
+    ("certgate-edge", Layer::Runtime),
     ("certgate-access", Layer::Dev),
     ("certgate-dispatch", Layer::Dev),
     ("certgate-kubeproto", Layer::Dev),

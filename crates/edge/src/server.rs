@@ -1,0 +1,83 @@
+//! The xDS server: ADS over gRPC (tonic, HTTP/2) on a listener the caller binds.
+//!
+//! **Plain TCP, no TLS yet.** Envoy and certgate are to authenticate each other with mutual TLS
+//! (issue #21, as `contour bootstrap` sets up); that is a later step and nothing here pretends
+//! otherwise. Until then, bind the listener to loopback or a network only Envoy reaches: anyone
+//! who can connect reads every served resource, serving certificates' keys (SDS) included.
+
+use std::future::Future;
+use std::time::Duration;
+
+use envoy_types::pb::envoy::service::discovery::v3::aggregated_discovery_service_server::AggregatedDiscoveryServiceServer;
+use thiserror::Error;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tonic::transport::server::TcpIncoming;
+
+use crate::ads::AdsService;
+use crate::cache::SnapshotCache;
+use crate::metrics::EdgeMetrics;
+use crate::state::Limits;
+
+/// HTTP/2 pings on an idle connection, and how long a ping may go unanswered: an Envoy that
+/// vanished without closing its connection (node lost, network cut) is noticed and its stream
+/// state freed within about a minute and a half, instead of when TCP gives up.
+const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(60);
+const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(20);
+
+#[derive(Debug, Error)]
+pub enum ServeError {
+    #[error("the xDS server failed: {0}")]
+    Transport(#[from] tonic::transport::Error),
+}
+
+/// Serves ADS on `listener` from `cache` until `shutdown` completes, with the default
+/// [`Limits`]. See [`serve_with_limits`].
+pub async fn serve<F>(
+    listener: TcpListener,
+    cache: SnapshotCache,
+    metrics: EdgeMetrics,
+    shutdown: F,
+) -> Result<(), ServeError>
+where
+    F: Future<Output = ()> + Send,
+{
+    serve_with_limits(listener, cache, metrics, Limits::default(), shutdown).await
+}
+
+/// Serves ADS on `listener` until `shutdown` completes. Then it stops accepting connections,
+/// ends every open stream (each client sees its stream finish with status OK and reconnects,
+/// to another replica or to this one restarted) and returns once the connections are closed.
+pub async fn serve_with_limits<F>(
+    listener: TcpListener,
+    cache: SnapshotCache,
+    metrics: EdgeMetrics,
+    limits: Limits,
+    shutdown: F,
+) -> Result<(), ServeError>
+where
+    F: Future<Output = ()> + Send,
+{
+    if let Ok(address) = listener.local_addr() {
+        tracing::info!(address = %address, "xDS server listening (plain TCP, no TLS)");
+    }
+    // tonic's graceful shutdown waits for open requests to finish, and an ADS stream never
+    // finishes by itself: the streams watch this flag to end when shutdown begins.
+    let (stop, stopped) = watch::channel(false);
+    let service =
+        AggregatedDiscoveryServiceServer::new(AdsService::new(cache, metrics, limits, stopped))
+            .max_decoding_message_size(limits.max_request_bytes);
+    let signal = async move {
+        shutdown.await;
+        tracing::info!("xDS server stopping: ending the ADS streams");
+        stop.send_replace(true);
+    };
+    let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
+    tonic::transport::Server::builder()
+        .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
+        .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))
+        .serve_with_incoming_shutdown(service, incoming, signal)
+        .await?;
+    tracing::info!("xDS server stopped");
+    Ok(())
+}

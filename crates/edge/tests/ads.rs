@@ -1,0 +1,395 @@
+//! ADS end to end over gRPC: the xDS server on 127.0.0.1 (port 0) and envoy-types' generated
+//! tonic client playing Envoy's part of the state-of-the-world protocol.
+//!
+//! No assertion is about time. "No response" is shown with a probe: the client sends a
+//! request of another type that must be answered, and the next response on the stream has to
+//! be the probe's (responses on one stream are ordered, and the server handles requests in
+//! order, so anything the earlier request caused would have come first). Only where nothing at
+//! all may be answered (before the first snapshot) is a bounded wait used, as a negative check.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use certgate_edge::state::Limits;
+use certgate_edge::{EdgeMetrics, Snapshot, SnapshotCache, TypeUrl, serve, serve_with_limits};
+use envoy_types::pb::envoy::config::core::v3::Node;
+use envoy_types::pb::envoy::service::discovery::v3::aggregated_discovery_service_client::AggregatedDiscoveryServiceClient;
+use envoy_types::pb::envoy::service::discovery::v3::{
+    DeltaDiscoveryRequest, DiscoveryRequest, DiscoveryResponse,
+};
+use envoy_types::pb::google::protobuf::Any;
+use envoy_types::pb::google::rpc::Status;
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+use tonic::Streaming;
+use tonic::transport::Channel;
+
+/// A guard against a hung test, never a measured time: a response the protocol calls for
+/// arrives in microseconds on loopback.
+const HANG_GUARD: Duration = Duration::from_secs(30);
+/// How long "before the first snapshot nothing is sent" is watched for (negative check only).
+const QUIET_WINDOW: Duration = Duration::from_millis(300);
+
+/// A snapshot whose resources are `name=content` pairs; a resource's bytes are its content,
+/// so tests read back which resources a response carried.
+fn snapshot(types: &[(TypeUrl, &[&str])]) -> Snapshot {
+    let mut builder = Snapshot::builder();
+    for (type_url, resources) in types {
+        for resource in *resources {
+            let (name, content) = resource.split_once('=').unwrap_or((resource, resource));
+            let any = Any { type_url: type_url.as_str().into(), value: content.into() };
+            builder.add(*type_url, name, any).unwrap();
+        }
+    }
+    builder.build()
+}
+
+fn contents(response: &DiscoveryResponse) -> Vec<String> {
+    response.resources.iter().map(|r| String::from_utf8_lossy(&r.value).into_owned()).collect()
+}
+
+struct Server {
+    address: SocketAddr,
+    cache: SnapshotCache,
+    metrics: EdgeMetrics,
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<Result<(), certgate_edge::ServeError>>,
+}
+
+async fn start(cache: SnapshotCache) -> Server {
+    start_with(cache, Limits::default()).await
+}
+
+async fn start_with(cache: SnapshotCache, limits: Limits) -> Server {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let metrics = EdgeMetrics::default();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let shutdown = async move {
+        let _ = stopped.await;
+    };
+    let task = if limits == Limits::default() {
+        tokio::spawn(serve(listener, cache.clone(), metrics.clone(), shutdown))
+    } else {
+        tokio::spawn(serve_with_limits(listener, cache.clone(), metrics.clone(), limits, shutdown))
+    };
+    Server { address, cache, metrics, stop: Some(stop), task }
+}
+
+impl Server {
+    async fn client(&self) -> AggregatedDiscoveryServiceClient<Channel> {
+        AggregatedDiscoveryServiceClient::connect(format!("http://{}", self.address)).await.unwrap()
+    }
+
+    async fn envoy(&self) -> Envoy {
+        Envoy::open(self.client().await).await
+    }
+}
+
+/// One ADS stream, as Envoy holds it.
+struct Envoy {
+    requests: mpsc::UnboundedSender<DiscoveryRequest>,
+    responses: Streaming<DiscoveryResponse>,
+    probe_type: TypeUrl,
+    probes: usize,
+    probe_nonce: String,
+}
+
+fn request(type_url: TypeUrl, names: &[&str], version: &str, nonce: &str) -> DiscoveryRequest {
+    DiscoveryRequest {
+        type_url: type_url.as_str().into(),
+        resource_names: names.iter().map(|n| (*n).to_owned()).collect(),
+        version_info: version.into(),
+        response_nonce: nonce.into(),
+        node: Some(Node { id: "envoy-test".into(), ..Node::default() }),
+        ..DiscoveryRequest::default()
+    }
+}
+
+impl Envoy {
+    async fn open(mut client: AggregatedDiscoveryServiceClient<Channel>) -> Envoy {
+        let (requests, mut queued) = mpsc::unbounded_channel::<DiscoveryRequest>();
+        let outgoing = futures_util::stream::poll_fn(move |cx| queued.poll_recv(cx));
+        let responses = client.stream_aggregated_resources(outgoing).await.unwrap().into_inner();
+        Envoy {
+            requests,
+            responses,
+            probe_type: TypeUrl::RouteConfiguration,
+            probes: 0,
+            probe_nonce: String::new(),
+        }
+    }
+
+    fn send(&self, request: DiscoveryRequest) {
+        self.requests.send(request).unwrap();
+    }
+
+    async fn recv(&mut self) -> DiscoveryResponse {
+        tokio::time::timeout(HANG_GUARD, self.responses.message())
+            .await
+            .expect("a response (hang guard)")
+            .expect("a healthy stream")
+            .expect("an open stream")
+    }
+
+    async fn expect(&mut self, type_url: TypeUrl) -> DiscoveryResponse {
+        let response = self.recv().await;
+        assert_eq!(response.type_url, type_url.as_str(), "response of another type");
+        assert!(!response.nonce.is_empty());
+        response
+    }
+
+    /// Subscribes to `type_url` for the first time on this stream and takes the response.
+    async fn subscribe(&mut self, type_url: TypeUrl, names: &[&str]) -> DiscoveryResponse {
+        self.send(request(type_url, names, "", ""));
+        self.expect(type_url).await
+    }
+
+    fn ack(&self, response: &DiscoveryResponse, names: &[&str]) {
+        let type_url = TypeUrl::parse(&response.type_url).unwrap();
+        self.send(request(type_url, names, &response.version_info, &response.nonce));
+    }
+
+    /// Checks that nothing was sent since the last response, by asking the probe type for a
+    /// new name and requiring its answer to come next.
+    async fn expect_silence(&mut self) {
+        self.probes += 1;
+        let name = format!("probe-{}", self.probes);
+        self.send(request(self.probe_type, &[&name], "", &self.probe_nonce));
+        let response = self.recv().await;
+        assert_eq!(
+            response.type_url,
+            self.probe_type.as_str(),
+            "expected nothing before the probe's answer, got a {} response",
+            response.type_url
+        );
+        self.probe_nonce = response.nonce;
+    }
+}
+
+fn listeners_and_clusters(cluster_content: &str) -> Snapshot {
+    let cluster = format!("c1={cluster_content}");
+    snapshot(&[
+        (TypeUrl::Listener, &["l1", "l2"]),
+        (TypeUrl::Cluster, &[cluster.as_str(), "c2"]),
+        (TypeUrl::ClusterLoadAssignment, &["c1=e1", "c2=e2", "c3=e3"]),
+        (TypeUrl::Secret, &["s1", "s2"]),
+    ])
+}
+
+#[tokio::test]
+async fn wildcard_lds_and_cds_get_everything_and_an_ack_gets_nothing_until_a_change() {
+    let cache = SnapshotCache::new();
+    cache.set(listeners_and_clusters("one"));
+    let server = start(cache).await;
+    let mut envoy = server.envoy().await;
+
+    let lds = envoy.subscribe(TypeUrl::Listener, &[]).await;
+    assert_eq!(contents(&lds), ["l1", "l2"]);
+    let current = server.cache.current().unwrap();
+    assert_eq!(lds.version_info, current.version(TypeUrl::Listener));
+    let cds = envoy.subscribe(TypeUrl::Cluster, &[]).await;
+    assert_eq!(contents(&cds), ["one", "c2"]);
+    assert_eq!(cds.version_info, current.version(TypeUrl::Cluster));
+    assert_ne!(lds.nonce, cds.nonce);
+
+    envoy.ack(&lds, &[]);
+    envoy.ack(&cds, &[]);
+    envoy.expect_silence().await;
+    assert_eq!(server.metrics.acks(TypeUrl::Listener), 1);
+    assert_eq!(server.metrics.acks(TypeUrl::Cluster), 1);
+
+    // Publishing the same content wakes nobody; changing clusters pushes CDS only.
+    assert!(!server.cache.set(listeners_and_clusters("one")));
+    assert!(server.cache.set(listeners_and_clusters("two")));
+    let pushed = envoy.expect(TypeUrl::Cluster).await;
+    assert_eq!(contents(&pushed), ["two", "c2"]);
+    assert_ne!(pushed.version_info, cds.version_info);
+    assert_ne!(pushed.nonce, cds.nonce);
+    envoy.ack(&pushed, &[]);
+    envoy.expect_silence().await;
+    assert_eq!(server.metrics.responses(TypeUrl::Listener), 1);
+    assert_eq!(server.metrics.responses(TypeUrl::Cluster), 2);
+    assert_eq!(server.metrics.streams(), 1);
+}
+
+#[tokio::test]
+async fn named_eds_and_sds_get_only_their_names_and_a_new_name_set_is_resent() {
+    let cache = SnapshotCache::new();
+    cache.set(listeners_and_clusters("one"));
+    let server = start(cache).await;
+    let mut envoy = server.envoy().await;
+
+    let eds = envoy.subscribe(TypeUrl::ClusterLoadAssignment, &["c1", "nowhere"]).await;
+    assert_eq!(contents(&eds), ["e1"]);
+    let sds = envoy.subscribe(TypeUrl::Secret, &["s2"]).await;
+    assert_eq!(contents(&sds), ["s2"]);
+
+    envoy.ack(&eds, &["c1", "c3"]);
+    let resent = envoy.expect(TypeUrl::ClusterLoadAssignment).await;
+    assert_eq!(contents(&resent), ["e1", "e3"]);
+    assert_eq!(resent.version_info, eds.version_info, "same snapshot, other names");
+    envoy.ack(&resent, &["c3", "c1"]);
+    envoy.ack(&sds, &["s2"]);
+    envoy.expect_silence().await;
+}
+
+#[tokio::test]
+async fn a_nack_is_counted_and_nothing_is_resent_until_the_snapshot_changes() {
+    let cache = SnapshotCache::new();
+    cache.set(listeners_and_clusters("bad"));
+    let server = start(cache).await;
+    let mut envoy = server.envoy().await;
+
+    let cds = envoy.subscribe(TypeUrl::Cluster, &[]).await;
+    let mut nack = request(TypeUrl::Cluster, &[], "", &cds.nonce);
+    nack.error_detail = Some(Status {
+        code: 3,
+        message: "cluster c1: invalid connect_timeout".into(),
+        details: vec![],
+    });
+    envoy.send(nack);
+    envoy.expect_silence().await;
+    assert_eq!(server.metrics.nacks(TypeUrl::Cluster), 1);
+    assert_eq!(server.metrics.acks(TypeUrl::Cluster), 0);
+    assert_eq!(server.metrics.responses(TypeUrl::Cluster), 1);
+
+    server.cache.set(listeners_and_clusters("fixed"));
+    let fixed = envoy.expect(TypeUrl::Cluster).await;
+    assert_eq!(contents(&fixed), ["fixed", "c2"]);
+    assert_ne!(fixed.version_info, cds.version_info);
+}
+
+#[tokio::test]
+async fn a_request_with_a_stale_nonce_is_ignored() {
+    let cache = SnapshotCache::new();
+    cache.set(listeners_and_clusters("one"));
+    let server = start(cache).await;
+    let mut envoy = server.envoy().await;
+
+    let first = envoy.subscribe(TypeUrl::ClusterLoadAssignment, &["c1"]).await;
+    // Only the endpoints of c1 change.
+    server.cache.set(snapshot(&[
+        (TypeUrl::Listener, &["l1", "l2"]),
+        (TypeUrl::Cluster, &["c1=one", "c2"]),
+        (TypeUrl::ClusterLoadAssignment, &["c1=e1-new", "c2=e2", "c3=e3"]),
+        (TypeUrl::Secret, &["s1", "s2"]),
+    ]));
+    let second = envoy.expect(TypeUrl::ClusterLoadAssignment).await;
+    assert_eq!(contents(&second), ["e1-new"]);
+
+    // Envoy answers the first response after the second was sent, with a new name: stale.
+    envoy.ack(&first, &["c1", "c2"]);
+    envoy.expect_silence().await;
+    // Its answer to the newest response carries the names again, and they are served.
+    envoy.ack(&second, &["c1", "c2"]);
+    let names = envoy.expect(TypeUrl::ClusterLoadAssignment).await;
+    assert_eq!(contents(&names), ["e1-new", "e2"]);
+}
+
+#[tokio::test]
+async fn a_reconnect_with_the_current_version_resumes_and_an_older_one_is_updated() {
+    let cache = SnapshotCache::new();
+    cache.set(listeners_and_clusters("one"));
+    let server = start(cache).await;
+
+    let mut envoy = server.envoy().await;
+    let cds = envoy.subscribe(TypeUrl::Cluster, &[]).await;
+    envoy.ack(&cds, &[]);
+    envoy.expect_silence().await;
+    drop(envoy);
+
+    // A new stream stating the current version (and no nonce, as Envoy sends after a
+    // reconnect) is not sent the clusters again.
+    let mut envoy = server.envoy().await;
+    envoy.send(request(TypeUrl::Cluster, &[], &cds.version_info, ""));
+    envoy.expect_silence().await;
+    // It is sent the next change.
+    server.cache.set(listeners_and_clusters("two"));
+    let pushed = envoy.expect(TypeUrl::Cluster).await;
+    assert_eq!(contents(&pushed), ["two", "c2"]);
+
+    // A stream stating an older version gets the current one.
+    let mut older = server.envoy().await;
+    older.send(request(TypeUrl::Cluster, &[], &cds.version_info, ""));
+    let current = older.expect(TypeUrl::Cluster).await;
+    assert_eq!(current.version_info, pushed.version_info);
+    assert_eq!(contents(&current), ["two", "c2"]);
+}
+
+#[tokio::test]
+async fn an_unknown_type_url_gets_nothing() {
+    let cache = SnapshotCache::new();
+    cache.set(listeners_and_clusters("one"));
+    let server = start(cache).await;
+    let mut envoy = server.envoy().await;
+    let mut unknown = request(TypeUrl::Cluster, &[], "", "");
+    unknown.type_url = "type.googleapis.com/envoy.config.core.v3.TypedExtensionConfig".into();
+    envoy.send(unknown);
+    envoy.expect_silence().await;
+}
+
+#[tokio::test]
+async fn nothing_is_served_before_the_first_snapshot() {
+    let server = start(SnapshotCache::new()).await;
+    let mut envoy = server.envoy().await;
+    envoy.send(request(TypeUrl::Listener, &[], "", ""));
+    envoy.send(request(TypeUrl::Cluster, &[], "", ""));
+    // Negative check only: nothing may arrive while no snapshot is published.
+    let early = tokio::time::timeout(QUIET_WINDOW, envoy.responses.message()).await;
+    assert!(early.is_err(), "a response before the first snapshot");
+
+    server.cache.set(listeners_and_clusters("one"));
+    // Pushed in make-before-break order: clusters before listeners.
+    let cds = envoy.expect(TypeUrl::Cluster).await;
+    assert_eq!(contents(&cds), ["one", "c2"]);
+    let lds = envoy.expect(TypeUrl::Listener).await;
+    assert_eq!(contents(&lds), ["l1", "l2"]);
+}
+
+#[tokio::test]
+async fn a_request_over_the_limits_ends_the_stream_with_invalid_argument() {
+    let cache = SnapshotCache::new();
+    cache.set(listeners_and_clusters("one"));
+    let limits = Limits { max_resource_names: 2, ..Limits::default() };
+    let server = start_with(cache, limits).await;
+    let mut envoy = server.envoy().await;
+    envoy.send(request(TypeUrl::ClusterLoadAssignment, &["a", "b", "c"], "", ""));
+    let status = tokio::time::timeout(HANG_GUARD, envoy.responses.message())
+        .await
+        .expect("hang guard")
+        .expect_err("the stream ends with an error");
+    assert_eq!(status.code(), tonic::Code::InvalidArgument);
+    assert_eq!(status.message(), "the request names 3 resources, more than the 2 accepted");
+}
+
+#[tokio::test]
+async fn delta_ads_is_unimplemented() {
+    let server = start(SnapshotCache::new()).await;
+    let mut client = server.client().await;
+    let requests = futures_util::stream::iter([DeltaDiscoveryRequest {
+        type_url: TypeUrl::Cluster.as_str().into(),
+        ..DeltaDiscoveryRequest::default()
+    }]);
+    let status = client.delta_aggregated_resources(requests).await.expect_err("unimplemented");
+    assert_eq!(status.code(), tonic::Code::Unimplemented);
+    assert_eq!(status.message(), certgate_edge::ads::DELTA_UNIMPLEMENTED);
+}
+
+#[tokio::test]
+async fn shutdown_ends_open_streams_and_the_server() {
+    let cache = SnapshotCache::new();
+    cache.set(listeners_and_clusters("one"));
+    let mut server = start(cache).await;
+    let mut envoy = server.envoy().await;
+    envoy.subscribe(TypeUrl::Cluster, &[]).await;
+    assert_eq!(server.metrics.streams(), 1);
+
+    server.stop.take().unwrap().send(()).unwrap();
+    let end =
+        tokio::time::timeout(HANG_GUARD, envoy.responses.message()).await.expect("hang guard");
+    assert!(matches!(end, Ok(None)), "the stream finishes cleanly");
+    let served = tokio::time::timeout(HANG_GUARD, server.task).await.expect("hang guard");
+    served.unwrap().unwrap();
+    assert_eq!(server.metrics.streams(), 0);
+}
