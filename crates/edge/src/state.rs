@@ -49,7 +49,7 @@ pub struct Limits {
     /// Resource names in one request. Envoy names one EDS resource per cluster, so this is
     /// also a bound on the clusters one Envoy can be served.
     pub max_resource_names: usize,
-    /// Bytes of `node.id` (Contour names its Envoys after their pods: at most 253 bytes).
+    /// Bytes of `node.id` (Envoys are usually named after their pods: at most 253 bytes).
     pub max_node_id_len: usize,
     /// Bytes of a NACK's error message and of an unknown type URL repeated in a log line.
     pub max_logged_len: usize,

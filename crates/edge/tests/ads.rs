@@ -393,3 +393,23 @@ async fn shutdown_ends_open_streams_and_the_server() {
     served.unwrap().unwrap();
     assert_eq!(server.metrics.streams(), 0);
 }
+
+#[tokio::test]
+async fn a_client_going_away_closes_its_stream() {
+    let cache = SnapshotCache::new();
+    cache.set(listeners_and_clusters("one"));
+    let server = start(cache).await;
+    let mut envoy = server.envoy().await;
+    envoy.subscribe(TypeUrl::Listener, &[]).await;
+    assert_eq!(server.metrics.streams(), 1);
+    drop(envoy);
+    // The server notices when the connection's stream is reset; wait for it (the hang guard
+    // bounds the wait, nothing is measured).
+    tokio::time::timeout(HANG_GUARD, async {
+        while server.metrics.streams() != 0 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the stream is closed (hang guard)");
+}
