@@ -11,6 +11,7 @@ pub mod check;
 pub mod delegation;
 pub mod envoy;
 pub mod error;
+pub mod routing;
 pub mod secrets;
 pub mod status;
 pub mod triggers;
@@ -49,9 +50,10 @@ pub use check::{
 };
 pub use delegation::{NamespacedName, delegation_permitted};
 pub use error::IngressError;
+pub use routing::{Processed, Snapshot, process_snapshot};
 pub use secrets::{SecretError, validate_ca_secret, validate_crl_secret, validate_tls_secret};
 pub use status::StatusBuilder;
 pub use types::{
     DetailedCondition, HttpProxy, HttpProxyStatus, Secret, SubCondition, TlsCertificateDelegation,
 };
-pub use validate::{ProcessOutcome, ValidatedVhost, process_proxies};
+pub use validate::{ProcessOutcome, ProcessorConfig, ValidatedVhost, process_proxies};

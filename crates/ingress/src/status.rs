@@ -13,6 +13,18 @@ pub const TLS_ERROR: &str = "TLSError";
 pub const VIRTUAL_HOST_ERROR: &str = "VirtualHostError";
 /// Sub-condition type of orphaned proxies.
 pub const ORPHANED_ERROR: &str = "Orphaned";
+/// Sub-condition types of route, service, include and TCP proxy problems (Contour's
+/// `apis/projectcontour/v1/detailedconditions.go`).
+pub const ROUTE_ERROR: &str = "RouteError";
+pub const SERVICE_ERROR: &str = "ServiceError";
+pub const INCLUDE_ERROR: &str = "IncludeError";
+pub const TCP_PROXY_ERROR: &str = "TCPProxyError";
+pub const TCP_PROXY_INCLUDE_ERROR: &str = "TCPProxyIncludeError";
+/// certgate's own sub-condition for a field Contour supports and certgate does not serve yet:
+/// the proxy is reported invalid rather than served differently from Contour. Not a Contour
+/// type; scripts can tell it apart by this type and reason.
+pub const UNSUPPORTED_ERROR: &str = "UnsupportedByCertgate";
+pub const UNSUPPORTED_REASON: &str = "NotImplemented";
 
 const ERROR_PRESENT_MESSAGE: &str = "At least one error present, see Errors for details";
 

@@ -42,6 +42,8 @@ pub struct ValidatedVhost {
     pub serving_secret: NamespacedName,
     /// `tls.crt` of the serving Secret: Contour names the SDS secret after its hash.
     pub serving_certificate: Vec<u8>,
+    /// `tls.key` of the serving Secret, for the SDS Secret resource.
+    pub serving_private_key: Vec<u8>,
     /// `"1.2"` or `"1.3"`, after Contour's defaulting.
     pub min_tls_version: String,
     pub max_tls_version: String,
@@ -123,8 +125,7 @@ pub fn process_proxies(objects: Objects<'_>, config: &ProcessorConfig) -> Vec<Pr
             outcome.status.add_error(VIRTUAL_HOST_ERROR, "DuplicateVhost", message);
             continue;
         }
-        let mut step = RootProcessing { proxy, objects, config, status: &mut outcome.status };
-        match step.run() {
+        match process_root(proxy, objects, config, &mut outcome.status) {
             Flow::Stopped => {}
             Flow::Continued(vhost) => {
                 outcome.vhost = vhost.map(|v| *v);
@@ -149,7 +150,7 @@ pub fn process_proxies(objects: Objects<'_>, config: &ProcessorConfig) -> Vec<Pr
 
 /// Contour's `validHTTPProxies`: an fqdn (compared lowercased) used by several root proxies
 /// invalidates all of them.
-fn duplicate_fqdns(proxies: &[HttpProxy]) -> BTreeMap<String, String> {
+pub(crate) fn duplicate_fqdns(proxies: &[HttpProxy]) -> BTreeMap<String, String> {
     let mut by_fqdn: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for proxy in proxies {
         if let Some(vhost) = &proxy.spec.virtualhost {
@@ -203,11 +204,22 @@ fn follow_includes(
     }
 }
 
-enum Flow {
+pub(crate) enum Flow {
     /// A check returned early: Contour builds no listener for this vhost.
     Stopped,
     /// Processing went on; for TLS-terminating vhosts, the secure vhost to program.
     Continued(Option<Box<ValidatedVhost>>),
+}
+
+/// Contour's root checks and TLS processing for one root proxy (the part of `computeHTTPProxy`
+/// before JWT providers, TCP proxy and routes), shared with `routing`, which goes on from there.
+pub(crate) fn process_root(
+    proxy: &HttpProxy,
+    objects: Objects<'_>,
+    config: &ProcessorConfig,
+    status: &mut StatusBuilder,
+) -> Flow {
+    RootProcessing { proxy, objects, config, status }.run()
 }
 
 struct RootProcessing<'a, 'b> {
@@ -383,6 +395,11 @@ impl RootProcessing<'_, '_> {
             fqdn: vhost.fqdn.clone(),
             serving_secret: serving_name,
             serving_certificate: serving.data.get(TLS_CERT_KEY).cloned().unwrap_or_default(),
+            serving_private_key: serving
+                .data
+                .get(crate::secrets::TLS_PRIVATE_KEY_KEY)
+                .cloned()
+                .unwrap_or_default(),
             min_tls_version: min.to_string(),
             max_tls_version: max.to_string(),
             peer_validation: None,

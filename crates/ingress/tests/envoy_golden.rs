@@ -71,6 +71,7 @@ fn api_rendering_matches_check_output() {
         fqdn: "example.com".into(),
         serving_secret: NamespacedName::new("default", "server"),
         serving_certificate: fixture("tls.crt").into_bytes(),
+        serving_private_key: Vec::new(),
         min_tls_version: "1.3".into(),
         max_tls_version: "1.3".into(),
         peer_validation: Some(PeerValidation {

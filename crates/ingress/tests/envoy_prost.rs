@@ -15,6 +15,7 @@ fn vhost(min: &str, peer: Option<PeerValidation>) -> ValidatedVhost {
         fqdn: "example.com".into(),
         serving_secret: NamespacedName::new("default", "server"),
         serving_certificate: b"serving certificate".to_vec(),
+        serving_private_key: Vec::new(),
         min_tls_version: min.into(),
         max_tls_version: "1.3".into(),
         peer_validation: peer,

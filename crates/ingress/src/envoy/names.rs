@@ -16,6 +16,32 @@ pub fn secret_name(secret: &NamespacedName, tls_crt: &[u8]) -> String {
     hashname(60, &[&secret.namespace, &secret.name, &short])
 }
 
+/// Contour's `Clustername` for the clusters certgate serves: `ns/service/port/<hash>`, where
+/// the hash is the first 5 bytes of SHA-1 over the concatenated load-balancer policy, health
+/// check, upstream validation, protocol, SNI, idle timeout and slow start settings. certgate
+/// serves none of those (they are refused as unsupported), so the input is always empty and
+/// the hash is SHA-1("")'s `da39a3ee5e`, exactly as Contour names a plain cluster.
+pub fn cluster_name(namespace: &str, service: &str, port: i32) -> String {
+    let sha1 = digest::digest(&digest::SHA1_FOR_LEGACY_USE_ONLY, b"");
+    let short = hex(sha1.as_ref().get(..5).unwrap_or_default());
+    hashname(60, &[namespace, service, &port.to_string(), &short])
+}
+
+/// Contour's `xds.ClusterLoadAssignmentName`: `ns/service/portName`, or `ns/service` for an
+/// unnamed port. It is the EDS `service_name` of the cluster and the assignment's name.
+pub fn load_assignment_name(namespace: &str, service: &str, port_name: &str) -> String {
+    if port_name.is_empty() {
+        format!("{namespace}/{service}")
+    } else {
+        format!("{namespace}/{service}/{port_name}")
+    }
+}
+
+/// Contour's `AltStatName`: `ns_service_port`.
+pub fn alt_stat_name(namespace: &str, service: &str, port: i32) -> String {
+    format!("{namespace}_{service}_{port}")
+}
+
 /// Contour's `Hashname(l, s...)`: join with `/`; while the result is not shorter than `l`,
 /// truncate elements from the last one, ending each with `-` and a short SHA-256 of the whole.
 pub fn hashname(limit: usize, parts: &[&str]) -> String {
@@ -59,6 +85,14 @@ mod tests {
     #[test]
     fn short_names_are_joined() {
         assert_eq!(hashname(60, &["default", "tls", "abcdef0123"]), "default/tls/abcdef0123");
+    }
+
+    #[test]
+    fn plain_cluster_name_is_contours() {
+        // internal/envoy/v3/cluster_test.go names a plain EDS cluster `default/kuard/443/da39a3ee5e`.
+        assert_eq!(cluster_name("default", "kuard", 443), "default/kuard/443/da39a3ee5e");
+        assert_eq!(load_assignment_name("default", "kuard", ""), "default/kuard");
+        assert_eq!(load_assignment_name("default", "kuard", "https"), "default/kuard/https");
     }
 
     #[test]

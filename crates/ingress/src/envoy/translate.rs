@@ -53,7 +53,7 @@ fn inline_bytes(bytes: &[u8]) -> DataSource {
 
 /// Contour's `GetConfigSource`: gRPC to the xDS cluster, v3 everywhere, authority = cluster name
 /// with `/` turned into `.`.
-fn config_source(cluster: &str) -> ConfigSource {
+pub(crate) fn config_source(cluster: &str) -> ConfigSource {
     let grpc = GrpcService {
         target_specifier: Some(TargetSpecifier::EnvoyGrpc(EnvoyGrpc {
             cluster_name: cluster.to_string(),

@@ -1,5 +1,6 @@
 //! Typed views of the Kubernetes objects Contour reads: `HTTPProxy`, `TLSCertificateDelegation`
-//! (both `projectcontour.io/v1`) and core `Secret`.
+//! (both `projectcontour.io/v1`), core `Secret`, and input-only views of `Service` and
+//! `EndpointSlice`.
 //!
 //! Every struct keeps the fields it does not model in `extra`, so a parsed object serializes
 //! back to exactly what was read (unknown and future fields survive a round trip).
@@ -8,6 +9,7 @@ mod delegation;
 mod httpproxy;
 mod meta;
 mod secret;
+mod service;
 mod status;
 
 pub use delegation::{
@@ -19,6 +21,9 @@ pub use httpproxy::{
 };
 pub use meta::ObjectMeta;
 pub use secret::Secret;
+pub use service::{
+    Endpoint, EndpointPort, EndpointSlice, KubeService, SERVICE_NAME_LABEL, ServicePort,
+};
 pub use status::{DetailedCondition, HttpProxyStatus, SubCondition};
 
 /// Fields a struct does not model, kept in their original order.

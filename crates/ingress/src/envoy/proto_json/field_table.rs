@@ -231,6 +231,7 @@ fn vhost(peer: Option<PeerValidation>) -> ValidatedVhost {
         fqdn: "example.com".into(),
         serving_secret: NamespacedName::new("default", "server"),
         serving_certificate: b"certificate".to_vec(),
+        serving_private_key: Vec::new(),
         min_tls_version: "1.2".into(),
         max_tls_version: "1.3".into(),
         peer_validation: peer,
