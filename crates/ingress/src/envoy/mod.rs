@@ -18,7 +18,7 @@ pub mod types;
 pub mod xds_types;
 
 pub use cluster::{eds_cluster, name_of as cluster_name_of};
-pub use endpoint::load_assignment;
+pub use endpoint::{load_assignment, socket_address as load_assignment_socket};
 pub use listener::{HTTPS_LISTENER, ListenerOptions};
 pub use names::{alt_stat_name, cluster_name, hashname, load_assignment_name, secret_name};
 pub use render::{to_json, to_yaml};
