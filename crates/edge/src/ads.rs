@@ -7,6 +7,9 @@
 //! reads the next request only after the previous responses were taken, so a client that stops
 //! reading stops its own stream instead of queueing responses in certgate.
 //!
+//! The same streams serve the singleton xDS services (one resource type per stream, as
+//! Contour's bootstrap configures Envoy): see [`crate::singleton`].
+//!
 //! Delta xDS is not served: `DeltaAggregatedResources` answers `UNIMPLEMENTED`.
 
 use std::collections::VecDeque;
@@ -26,16 +29,16 @@ use tonic::{Request, Response, Status, Streaming};
 use crate::cache::SnapshotCache;
 use crate::metrics::EdgeMetrics;
 use crate::snapshot::{Snapshot, TypeUrl};
-use crate::state::{Limits, Received, StreamState};
+use crate::state::{Limits, Received, StreamState, loggable};
 
 /// The text of the `UNIMPLEMENTED` status of `DeltaAggregatedResources`.
 pub const DELTA_UNIMPLEMENTED: &str = "certgate serves state-of-the-world ADS only: set api_type \
      GRPC (not DELTA_GRPC) in the Envoy bootstrap's ads_config";
 
-/// The responses of one ADS stream.
+/// The responses of one ADS (or singleton xDS) stream.
 pub type ResponseStream = Pin<Box<dyn Stream<Item = Result<DiscoveryResponse, Status>> + Send>>;
 
-/// The ADS service: one per server, shared by its streams.
+/// The ADS service (and the singleton services): one per server, shared by its streams.
 #[derive(Debug)]
 pub struct AdsService {
     cache: SnapshotCache,
@@ -57,15 +60,23 @@ impl AdsService {
     }
 
     /// The response stream for a stream of requests (the gRPC method minus tonic's wrapping).
-    fn open<R>(&self, requests: R, peer: Option<SocketAddr>) -> ResponseStream
+    /// `only` restricts a singleton service's stream to its type (see [`Driver::handle`]).
+    pub(crate) fn open<R>(
+        &self,
+        requests: R,
+        peer: Option<SocketAddr>,
+        only: Option<TypeUrl>,
+    ) -> ResponseStream
     where
         R: Stream<Item = Result<DiscoveryRequest, Status>> + Send + Unpin + 'static,
     {
         let id = self.streams.fetch_add(1, Ordering::Relaxed) + 1;
         let peer = peer.map_or_else(String::new, |peer| peer.to_string());
-        tracing::debug!(stream = id, peer = %peer, "ADS stream opened");
+        let service = only.map_or("ADS", TypeUrl::short_name);
+        tracing::debug!(stream = id, peer = %peer, service, "xDS stream opened");
         let driver = Driver {
             requests,
+            only,
             snapshots: self.cache.subscribe(),
             shutdown: self.shutdown.clone(),
             state: StreamState::new(id, self.limits),
@@ -86,7 +97,7 @@ impl AggregatedDiscoveryService for AdsService {
         request: Request<Streaming<DiscoveryRequest>>,
     ) -> Result<Response<ResponseStream>, Status> {
         let peer = request.remote_addr();
-        Ok(Response::new(self.open(request.into_inner(), peer)))
+        Ok(Response::new(self.open(request.into_inner(), peer, None)))
     }
 
     type DeltaAggregatedResourcesStream =
@@ -104,6 +115,8 @@ impl AggregatedDiscoveryService for AdsService {
 /// One stream's state between polls.
 struct Driver<R> {
     requests: R,
+    /// The type of a singleton service's stream; `None` on ADS.
+    only: Option<TypeUrl>,
     snapshots: watch::Receiver<Option<Arc<Snapshot>>>,
     shutdown: watch::Receiver<bool>,
     state: StreamState,
@@ -142,7 +155,7 @@ where
                 biased;
                 stopped = self.shutdown.changed() => {
                     if stopped.is_err() || *self.shutdown.borrow() {
-                        tracing::debug!(stream = self.open.id, "ADS stream ended by shutdown");
+                        tracing::debug!(stream = self.open.id, "xDS stream ended by shutdown");
                         return None;
                     }
                 }
@@ -163,7 +176,7 @@ where
                             stream = self.open.id,
                             node = self.state.node_id(),
                             code = %status.code(),
-                            "ADS stream ended by the client"
+                            "xDS stream ended by the client"
                         );
                         return None;
                     }
@@ -179,7 +192,23 @@ where
     }
 
     /// Feeds one request to the state machine; logs and counts what it was.
-    fn handle(&mut self, request: DiscoveryRequest) -> Result<(), Status> {
+    fn handle(&mut self, mut request: DiscoveryRequest) -> Result<(), Status> {
+        if let Some(only) = self.only {
+            // On a singleton service the type is implicit: an empty type URL means the
+            // service's, and another type has no business on this stream.
+            if request.type_url.is_empty() {
+                only.as_str().clone_into(&mut request.type_url);
+            } else if request.type_url != only.as_str() {
+                tracing::debug!(
+                    stream = self.open.id,
+                    node = self.state.node_id(),
+                    service = only.short_name(),
+                    type_url = %loggable(&request.type_url, self.state.limits().max_logged_len),
+                    "request for another resource type on a singleton xDS stream ignored"
+                );
+                return Ok(());
+            }
+        }
         // Clone the `Arc` out so the channel is not locked while the request is handled.
         let snapshot = self.snapshots.borrow().clone();
         let handled = match self.state.on_request(request, snapshot.as_deref()) {
@@ -245,6 +274,6 @@ impl OpenStream {
 impl Drop for OpenStream {
     fn drop(&mut self) {
         self.metrics.stream_closed();
-        tracing::debug!(stream = self.id, peer = %self.peer, "ADS stream closed");
+        tracing::debug!(stream = self.id, peer = %self.peer, "xDS stream closed");
     }
 }

@@ -8,6 +8,8 @@
 //! - [`state`]: the state-of-the-world protocol of one ADS stream as a pure state machine
 //!   (subscriptions, versions, nonces, ACK/NACK, stale requests, resume, bounds);
 //! - [`ads`]: envoy-types' generated `AggregatedDiscoveryService`, driving that state machine;
+//! - [`singleton`]: the per-type services (`StreamListeners`, `StreamClusters`, …) Contour's
+//!   bootstrap points Envoy at, the same state machine restricted to one type per stream;
 //! - [`server`]: the gRPC server on a given listener, with graceful shutdown;
 //! - [`metrics`]: open streams, responses, ACKs and NACKs per type.
 //!
@@ -19,6 +21,7 @@ pub mod ads;
 pub mod cache;
 pub mod metrics;
 pub mod server;
+pub mod singleton;
 pub mod snapshot;
 pub mod state;
 

@@ -1,4 +1,5 @@
-//! The xDS server: ADS over gRPC (tonic, HTTP/2) on a listener the caller binds.
+//! The xDS server: ADS and the singleton xDS services over gRPC (tonic, HTTP/2) on a listener
+//! the caller binds.
 //!
 //! **Plain TCP, no TLS yet.** Envoy and certgate are to authenticate each other with mutual TLS
 //! (issue #21, as `contour bootstrap` sets up); that is a later step and nothing here pretends
@@ -6,9 +7,15 @@
 //! who can connect reads every served resource, serving certificates' keys (SDS) included.
 
 use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
+use envoy_types::pb::envoy::service::cluster::v3::cluster_discovery_service_server::ClusterDiscoveryServiceServer;
 use envoy_types::pb::envoy::service::discovery::v3::aggregated_discovery_service_server::AggregatedDiscoveryServiceServer;
+use envoy_types::pb::envoy::service::endpoint::v3::endpoint_discovery_service_server::EndpointDiscoveryServiceServer;
+use envoy_types::pb::envoy::service::listener::v3::listener_discovery_service_server::ListenerDiscoveryServiceServer;
+use envoy_types::pb::envoy::service::route::v3::route_discovery_service_server::RouteDiscoveryServiceServer;
+use envoy_types::pb::envoy::service::secret::v3::secret_discovery_service_server::SecretDiscoveryServiceServer;
 use thiserror::Error;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -31,7 +38,7 @@ pub enum ServeError {
     Transport(#[from] tonic::transport::Error),
 }
 
-/// Serves ADS on `listener` from `cache` until `shutdown` completes, with the default
+/// Serves xDS on `listener` from `cache` until `shutdown` completes, with the default
 /// [`Limits`]. See [`serve_with_limits`].
 pub async fn serve<F>(
     listener: TcpListener,
@@ -45,9 +52,12 @@ where
     serve_with_limits(listener, cache, metrics, Limits::default(), shutdown).await
 }
 
-/// Serves ADS on `listener` until `shutdown` completes. Then it stops accepting connections,
-/// ends every open stream (each client sees its stream finish with status OK and reconnects,
-/// to another replica or to this one restarted) and returns once the connections are closed.
+/// Serves xDS on `listener` until `shutdown` completes: ADS (`StreamAggregatedResources`) and
+/// the five singleton services (`StreamListeners`, `StreamRoutes`, `StreamClusters`,
+/// `StreamEndpoints`, `StreamSecrets`), every stream run by the same state machine. When
+/// `shutdown` completes it stops accepting connections, ends every open stream (each client
+/// sees its stream finish with status OK and reconnects, to another replica or to this one
+/// restarted) and returns once the connections are closed.
 pub async fn serve_with_limits<F>(
     listener: TcpListener,
     cache: SnapshotCache,
@@ -61,22 +71,37 @@ where
     if let Ok(address) = listener.local_addr() {
         tracing::info!(address = %address, "xDS server listening (plain TCP, no TLS)");
     }
-    // tonic's graceful shutdown waits for open requests to finish, and an ADS stream never
+    // tonic's graceful shutdown waits for open requests to finish, and an xDS stream never
     // finishes by itself: the streams watch this flag to end when shutdown begins.
     let (stop, stopped) = watch::channel(false);
-    let service =
-        AggregatedDiscoveryServiceServer::new(AdsService::new(cache, metrics, limits, stopped))
-            .max_decoding_message_size(limits.max_request_bytes);
+    let xds = Arc::new(AdsService::new(cache, metrics, limits, stopped));
+    let max = limits.max_request_bytes;
     let signal = async move {
         shutdown.await;
-        tracing::info!("xDS server stopping: ending the ADS streams");
+        tracing::info!("xDS server stopping: ending the xDS streams");
         stop.send_replace(true);
     };
     let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
     tonic::transport::Server::builder()
         .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
         .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))
-        .serve_with_incoming_shutdown(service, incoming, signal)
+        .add_service(
+            AggregatedDiscoveryServiceServer::from_arc(xds.clone()).max_decoding_message_size(max),
+        )
+        .add_service(
+            ListenerDiscoveryServiceServer::from_arc(xds.clone()).max_decoding_message_size(max),
+        )
+        .add_service(
+            RouteDiscoveryServiceServer::from_arc(xds.clone()).max_decoding_message_size(max),
+        )
+        .add_service(
+            ClusterDiscoveryServiceServer::from_arc(xds.clone()).max_decoding_message_size(max),
+        )
+        .add_service(
+            EndpointDiscoveryServiceServer::from_arc(xds.clone()).max_decoding_message_size(max),
+        )
+        .add_service(SecretDiscoveryServiceServer::from_arc(xds).max_decoding_message_size(max))
+        .serve_with_incoming_shutdown(incoming, signal)
         .await?;
     tracing::info!("xDS server stopped");
     Ok(())

@@ -191,6 +191,10 @@ impl StreamState {
         &self.node_id
     }
 
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
     /// The version of `type_url` the client last acknowledged on this stream.
     pub fn acked_version(&self, type_url: TypeUrl) -> Option<&str> {
         self.types[type_url as usize].as_ref().and_then(|state| state.acked.as_deref())
