@@ -151,8 +151,9 @@ where
                 return None;
             }
             tokio::select! {
-                // Shutdown first: a stopping server answers nothing more.
-                biased;
+                // Not `biased`: a controller publishing faster than this stream can answer
+                // must not starve the client's requests. Shutdown is still seen at once: the
+                // flag is checked above before every wait.
                 stopped = self.shutdown.changed() => {
                     if stopped.is_err() || *self.shutdown.borrow() {
                         tracing::debug!(stream = self.open.id, "xDS stream ended by shutdown");
