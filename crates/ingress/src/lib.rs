@@ -3,7 +3,10 @@
 //! This crate reproduces, offline and without I/O, what Contour does with
 //! `spec.virtualhost.tls.clientValidation` (including `crlSecret`): the shallow Secret checks,
 //! `TLSCertificateDelegation` rules, the processing order and the exact status it writes, and the
-//! Envoy `DownstreamTlsContext` it would send. Deeper CRL checks (signatures, expiry, coverage)
+//! Envoy `DownstreamTlsContext` it would send. For a live edge, [`routing::process_snapshot`]
+//! goes on with routes, includes, Services and TCP proxies, and [`envoy::build_resources`]
+//! turns the result into the listeners, routes, clusters, endpoints and secrets Contour would
+//! serve (docs/ingress-model.md). Deeper CRL checks (signatures, expiry, coverage)
 //! belong to `certgate-crl`; they plug in through [`CrlInspector`] and surface as warnings.
 #![forbid(unsafe_code)]
 

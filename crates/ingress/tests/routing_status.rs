@@ -481,3 +481,35 @@ fn route_error_serves_nothing() {
     )]);
     assert!(processed.vhosts.is_empty());
 }
+
+/// An unsupported virtual-host feature keeps the proxy unserved, but its includes are still
+/// followed: the included proxy is not reported orphaned, and its own errors are Contour's.
+#[test]
+fn unsupported_root_still_reaches_its_includes() {
+    let mut r = root("r", json!({"includes": [{"name": "c", "conditions": [{"prefix": "/c"}]}]}));
+    r["spec"]["virtualhost"]["rateLimitPolicy"] =
+        json!({"local": {"requests": 1, "unit": "second"}});
+    let processed = run(&[r, child("c", route(json!([{"name": "nope", "port": 80}])))]);
+    assert!(processed.vhosts.is_empty());
+    assert_eq!(
+        errors_of(&processed, "r"),
+        [(
+            "UnsupportedByCertgate".to_string(),
+            "NotImplemented".to_string(),
+            "Spec.VirtualHost.rateLimitPolicy is not supported by certgate".to_string()
+        )]
+    );
+    assert_eq!(errors_of(&processed, "c")[0].1, "ServiceUnresolvedReference");
+}
+
+/// TLS passthrough is not served, but Contour counts it as TLS for the TCP proxy check.
+#[test]
+fn passthrough_tcpproxy_is_unsupported_not_tls_less() {
+    let mut r = root("r", json!({"tcpproxy": {"services": [{"name": "app", "port": 80}]}}));
+    r["spec"]["virtualhost"]["tls"] = json!({"passthrough": true});
+    let processed = run(&[r]);
+    assert!(processed.vhosts.is_empty());
+    let errors = errors_of(&processed, "r");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].2, "Spec.VirtualHost.TLS.passthrough is not supported by certgate");
+}

@@ -69,10 +69,15 @@ pub fn process_snapshot(snapshot: Snapshot<'_>, config: &ProcessorConfig) -> Pro
             Flow::Continued(tls) => tls.map(|t| *t),
         };
         tls_vhosts[index] = tls.clone();
-        if let Some(field) = unsupported::vhost_feature(proxy) {
-            unsupported::report(&mut statuses[index], &field);
-            continue;
+        // A feature certgate does not serve makes the proxy invalid and unserved, but its
+        // routes and includes are still processed, so their statuses (and which proxies are
+        // reached, not orphaned) are Contour's.
+        let unsupported = unsupported::vhost_feature(proxy);
+        if let Some(field) = &unsupported {
+            unsupported::report(&mut statuses[index], field);
         }
+        // Contour's `tlsEnabled`: TLS terminated here, or passed through (refused above).
+        let tls_enabled = tls.is_some() || vhost.tls.as_ref().is_some_and(|t| t.passthrough());
         let mut walker = Walker {
             proxies,
             by_name: &by_name,
@@ -81,7 +86,8 @@ pub fn process_snapshot(snapshot: Snapshot<'_>, config: &ProcessorConfig) -> Pro
             reached: &mut reached,
             budget: MAX_INCLUDE_VISITS,
         };
-        if let Some(served) = walker.root(index, tls) {
+        let served = walker.root(index, tls, tls_enabled);
+        if let (Some(served), None) = (served, unsupported) {
             vhosts.push(served);
         }
     }
@@ -117,10 +123,10 @@ impl Walker<'_, '_> {
         &mut self,
         index: usize,
         tls: Option<crate::validate::ValidatedVhost>,
+        tls_enabled: bool,
     ) -> Option<ServedVhost> {
         let proxy = &self.proxies[index];
         let fqdn = proxy.spec.virtualhost.as_ref().map(|v| v.fqdn.clone()).unwrap_or_default();
-        let tls_enabled = tls.is_some();
         let mut tcp = None;
         if proxy.spec.tcpproxy.is_some() {
             if !tls_enabled {
