@@ -56,6 +56,16 @@ pub async fn start(cache: SnapshotCache) -> Server {
 
 pub async fn start_with(cache: SnapshotCache, limits: Limits) -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    serve_on(listener, cache, limits)
+}
+
+/// A server on a given address, as a restarted one comes back on its port.
+pub async fn start_on(address: SocketAddr, cache: SnapshotCache) -> Server {
+    let listener = tokio::net::TcpListener::bind(address).await.unwrap();
+    serve_on(listener, cache, Limits::default())
+}
+
+fn serve_on(listener: tokio::net::TcpListener, cache: SnapshotCache, limits: Limits) -> Server {
     let address = listener.local_addr().unwrap();
     let metrics = EdgeMetrics::default();
     let (stop, stopped) = oneshot::channel::<()>();
