@@ -43,9 +43,19 @@ fn service() -> impl Strategy<Value = Value> {
 }
 
 fn route() -> impl Strategy<Value = Value> {
-    (prop::collection::vec(condition(), 0..3), prop::collection::vec(service(), 0..3), any::<bool>())
-        .prop_map(|(conditions, services, insecure)| {
-            json!({"conditions": conditions, "services": services, "permitInsecure": insecure})
+    (
+        prop::collection::vec(condition(), 0..3),
+        prop::collection::vec(service(), 0..3),
+        any::<bool>(),
+        prop::sample::select(vec![None, Some("timeoutPolicy"), Some("requestRedirectPolicy")]),
+    )
+        .prop_map(|(conditions, services, insecure, extra)| {
+            let mut route =
+                json!({"conditions": conditions, "services": services, "permitInsecure": insecure});
+            if let Some(field) = extra {
+                route[field] = json!({});
+            }
+            route
         })
 }
 
@@ -106,6 +116,14 @@ proptest! {
         let snapshot = Snapshot { proxies: &proxies, secrets: &secrets, delegations: &[], services: &services };
         let processed = process_snapshot(snapshot, &ProcessorConfig::default());
         prop_assert_eq!(processed.outcomes.len(), proxies.len());
+        // A served vhost never carries one of certgate's own "not supported" errors.
+        for vhost in &processed.vhosts {
+            let root = processed.outcomes.iter().find(|o| o.namespace == vhost.namespace && o.name == vhost.name).unwrap();
+            prop_assert!(
+                root.status.errors().iter().all(|e| e.type_ != "UnsupportedByCertgate"),
+                "served {} with {:?}", vhost.fqdn, root.status.errors()
+            );
+        }
         // Every proxy gets a status that renders.
         for outcome in &processed.outcomes {
             let status = outcome.status.build(None, None);

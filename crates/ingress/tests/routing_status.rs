@@ -513,3 +513,74 @@ fn passthrough_tcpproxy_is_unsupported_not_tls_less() {
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert_eq!(errors[0].2, "Spec.VirtualHost.TLS.passthrough is not supported by certgate");
 }
+
+/// Include graphs are bounded: a long chain and an exponential diamond end in an explicit
+/// error on the root instead of unbounded work (or stack).
+#[test]
+fn include_graphs_are_bounded() {
+    use certgate_ingress::routing::{MAX_INCLUDE_DEPTH, MAX_INCLUDE_VISITS};
+    // A chain r -> c0 -> c1 -> ... -> c199.
+    let mut proxies = vec![root("r", json!({"includes": [{"name": "c0"}]}))];
+    for i in 0..200 {
+        let spec = if i == 199 {
+            route(json!([{"name": "app", "port": 80}]))
+        } else {
+            json!({"includes": [{"name": format!("c{}", i + 1)}]})
+        };
+        proxies.push(
+            json!({"metadata": {"namespace": "default", "name": format!("c{i}")}, "spec": spec}),
+        );
+    }
+    let processed = run(&proxies);
+    let message = format!(
+        "an include chain longer than {MAX_INCLUDE_DEPTH} proxies is not supported by certgate"
+    );
+    assert!(
+        errors_of(&processed, "r").iter().any(|e| e.2 == message),
+        "{:?}",
+        errors_of(&processed, "r")
+    );
+
+    // A diamond ladder: each level includes the next twice under two prefixes (2^30 paths).
+    let mut proxies = vec![root(
+        "r",
+        json!({"includes": [{"name": "d0", "conditions": [{"prefix": "/a"}]}, {"name": "d0", "conditions": [{"prefix": "/b"}]}]}),
+    )];
+    for i in 0..30 {
+        let next = format!("d{}", i + 1);
+        proxies.push(json!({"metadata": {"namespace": "default", "name": format!("d{i}")}, "spec": {"includes": [
+            {"name": next, "conditions": [{"prefix": "/a"}]}, {"name": next, "conditions": [{"prefix": "/b"}]}
+        ]}}));
+    }
+    proxies.push(child("d30", route(json!([{"name": "app", "port": 80}]))));
+    let processed = run(&proxies);
+    let message = format!(
+        "an include tree of more than {MAX_INCLUDE_VISITS} proxy visits is not supported by certgate"
+    );
+    assert!(
+        errors_of(&processed, "r").iter().any(|e| e.2 == message),
+        "{:?}",
+        errors_of(&processed, "r")
+    );
+
+    // A TCP proxy include chain of 100.
+    let mut proxies = vec![tls_root("r", json!({"tcpproxy": {"include": {"name": "t0"}}}))];
+    for i in 0..100 {
+        let tcp = if i == 99 {
+            json!({"services": [{"name": "app", "port": 80}]})
+        } else {
+            json!({"include": {"name": format!("t{}", i + 1)}})
+        };
+        proxies.push(json!({"metadata": {"namespace": "default", "name": format!("t{i}")}, "spec": {"tcpproxy": tcp}}));
+    }
+    let processed = run(&proxies);
+    let message = format!(
+        "a TCP proxy include chain longer than {MAX_INCLUDE_DEPTH} proxies is not supported by certgate"
+    );
+    assert!(
+        errors_of(&processed, "r").iter().any(|e| e.2 == message),
+        "{:?}",
+        errors_of(&processed, "r")
+    );
+    assert!(processed.vhosts.is_empty());
+}

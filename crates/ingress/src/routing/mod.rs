@@ -14,11 +14,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub use conditions::PathMatch;
 pub use model::{RouteAction, RouteModel, SecureServing, ServedVhost, Upstream};
-pub use routes::MAX_INCLUDE_VISITS;
+pub use routes::{MAX_INCLUDE_DEPTH, MAX_INCLUDE_VISITS};
 pub use services::{LookupError, ResolvedService, ServiceIndex};
 
 use crate::delegation::NamespacedName;
-use crate::status::{ORPHANED_ERROR, StatusBuilder, TCP_PROXY_ERROR, VIRTUAL_HOST_ERROR};
+use crate::status::{
+    ORPHANED_ERROR, StatusBuilder, TCP_PROXY_ERROR, UNSUPPORTED_ERROR, VIRTUAL_HOST_ERROR,
+};
 use crate::types::{HttpProxy, KubeService, Secret, TlsCertificateDelegation};
 use crate::validate::{
     Flow, Objects, ProcessOutcome, ProcessorConfig, duplicate_fqdns, process_root,
@@ -72,9 +74,8 @@ pub fn process_snapshot(snapshot: Snapshot<'_>, config: &ProcessorConfig) -> Pro
         // A feature certgate does not serve makes the proxy invalid and unserved, but its
         // routes and includes are still processed, so their statuses (and which proxies are
         // reached, not orphaned) are Contour's.
-        let unsupported = unsupported::vhost_feature(proxy);
-        if let Some(field) = &unsupported {
-            unsupported::report(&mut statuses[index], field);
+        if let Some(field) = unsupported::vhost_feature(proxy) {
+            unsupported::report(&mut statuses[index], &field);
         }
         // Contour's `tlsEnabled`: TLS terminated here, or passed through (refused above).
         let tls_enabled = tls.is_some() || vhost.tls.as_ref().is_some_and(|t| t.passthrough());
@@ -85,9 +86,15 @@ pub fn process_snapshot(snapshot: Snapshot<'_>, config: &ProcessorConfig) -> Pro
             statuses: &mut statuses,
             reached: &mut reached,
             budget: MAX_INCLUDE_VISITS,
+            limit_reported: false,
         };
         let served = walker.root(index, tls, tls_enabled);
-        if let (Some(served), None) = (served, unsupported) {
+        // Any feature certgate does not serve on the root itself (virtual host, its own routes
+        // or TCP proxy, or a walk limit that would leave a partial route table) keeps the whole
+        // virtual host unserved. An included proxy with such a feature only loses its own
+        // routes, as with any route error Contour reports on an included proxy.
+        let refused = statuses[index].errors().iter().any(|e| e.type_ == UNSUPPORTED_ERROR);
+        if let Some(served) = served.filter(|_| !refused) {
             vhosts.push(served);
         }
     }

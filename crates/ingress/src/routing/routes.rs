@@ -23,6 +23,10 @@ use crate::types::{HttpProxy, MatchCondition, Route, Service};
 /// include graph, which is exponential for a diamond-shaped graph; certgate stops and reports.
 pub const MAX_INCLUDE_VISITS: usize = 10_000;
 
+/// How long one include chain (HTTP or TCP proxy) may be. Contour has no limit; certgate's walk
+/// recurses once per link, so the depth is bounded to keep the stack bounded.
+pub const MAX_INCLUDE_DEPTH: usize = 64;
+
 /// Shared state of one processing run.
 pub(crate) struct Walker<'a, 'b> {
     pub proxies: &'a [HttpProxy],
@@ -33,6 +37,9 @@ pub(crate) struct Walker<'a, 'b> {
     pub reached: &'b mut BTreeSet<usize>,
     /// Remaining proxy visits for the current root.
     pub budget: usize,
+    /// Whether a depth or visit limit was already reported for the current root (once is
+    /// enough; the walk keeps unwinding through the remaining includes).
+    pub limit_reported: bool,
 }
 
 fn key(proxy: &HttpProxy) -> String {
@@ -49,6 +56,14 @@ pub(crate) fn lookup(
 }
 
 impl Walker<'_, '_> {
+    /// Reports a walk limit on the root, once per root.
+    pub fn limit(&mut self, root: usize, field: &str) {
+        if !self.limit_reported {
+            self.limit_reported = true;
+            unsupported::report(&mut self.statuses[root], field);
+        }
+    }
+
     /// Contour's `computeRoutes(rootProxy, proxy, conditions, visited, enforceTLS)`.
     pub fn compute_routes(
         &mut self,
@@ -67,11 +82,14 @@ impl Walker<'_, '_> {
             self.statuses[proxy].add_error(INCLUDE_ERROR, "IncludeCreatesCycle", &message);
             return Vec::new();
         }
+        if visited.len() >= MAX_INCLUDE_DEPTH {
+            let field = format!("an include chain longer than {MAX_INCLUDE_DEPTH} proxies");
+            self.limit(root, &field);
+            return Vec::new();
+        }
         if self.budget == 0 {
-            unsupported::report(
-                &mut self.statuses[root],
-                &format!("an include tree of more than {MAX_INCLUDE_VISITS} proxy visits"),
-            );
+            let field = format!("an include tree of more than {MAX_INCLUDE_VISITS} proxy visits");
+            self.limit(root, &field);
             return Vec::new();
         }
         self.budget -= 1;

@@ -86,6 +86,15 @@ impl Walker<'_, '_> {
             status.add_error(TCP_PROXY_INCLUDE_ERROR, "IncludeCreatesCycle", &message);
             return None;
         }
+        if visited.len() >= super::routes::MAX_INCLUDE_DEPTH {
+            let root = visited.first().copied().unwrap_or(proxy);
+            let field = format!(
+                "a TCP proxy include chain longer than {} proxies",
+                super::routes::MAX_INCLUDE_DEPTH
+            );
+            self.limit(root, &field);
+            return None;
+        }
         if dest.spec.tcpproxy.is_none() {
             // Contour's recursion returns true for a proxy without `tcpproxy`: nothing is
             // programmed and no error is recorded.
