@@ -77,7 +77,8 @@ pub enum RequestError {
     NodeIdTooLong { len: usize, limit: usize },
 }
 
-/// What a request was, for logs and metrics.
+/// What a request was, for logs and metrics. Versions and messages are the client's text cut
+/// to [`Limits::max_logged_len`] with control characters replaced (see [`loggable`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Received {
     /// A request before any response of its type on this stream: the first one, or one
@@ -229,6 +230,8 @@ impl StreamState {
             return Ok(Handled { received: Received::UnknownType { type_url }, response: None });
         };
 
+        // The version as reported in logs: client input, so bounded like any other text.
+        let reported = loggable(&request.version_info, limits.max_logged_len);
         let slot = &mut self.types[type_url as usize];
         let received = match slot {
             Some(state) => {
@@ -245,14 +248,14 @@ impl StreamState {
                 );
                 state.client_version.clone_from(&request.version_info);
                 match (answered, request.error_detail) {
-                    (false, _) => Received::Subscribe { type_url, version: request.version_info },
+                    (false, _) => Received::Subscribe { type_url, version: reported },
                     (true, None) => {
-                        state.acked = Some(request.version_info.clone());
-                        Received::Ack { type_url, version: request.version_info }
+                        state.acked = Some(request.version_info);
+                        Received::Ack { type_url, version: reported }
                     }
                     (true, Some(status)) => Received::Nack {
                         type_url,
-                        version: request.version_info,
+                        version: reported,
                         code: status.code,
                         message: loggable(&status.message, limits.max_logged_len),
                     },
@@ -265,11 +268,11 @@ impl StreamState {
                         request.resource_names,
                         None,
                     ),
-                    client_version: request.version_info.clone(),
+                    client_version: request.version_info,
                     last_sent: None,
                     acked: None,
                 });
-                Received::Subscribe { type_url, version: request.version_info }
+                Received::Subscribe { type_url, version: reported }
             }
         };
         let response = snapshot.and_then(|snapshot| self.respond(type_url, snapshot));
@@ -615,6 +618,13 @@ mod tests {
         let handled = s.on_request(unknown, Some(&snap)).unwrap();
         assert_eq!(handled.received, Received::UnknownType { type_url: "type.googl".into() });
         assert!(handled.response.is_none());
+
+        let long_version = request(TypeUrl::Listener, &[], "0123456789abcdef", "");
+        let handled = s.on_request(long_version, Some(&snap)).unwrap();
+        assert_eq!(
+            handled.received,
+            Received::Subscribe { type_url: TypeUrl::Listener, version: "0123456789".into() }
+        );
 
         let too_many = request(TypeUrl::ClusterLoadAssignment, &["a", "b", "c"], "", "");
         assert_eq!(
