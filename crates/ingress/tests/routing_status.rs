@@ -584,3 +584,26 @@ fn include_graphs_are_bounded() {
     );
     assert!(processed.vhosts.is_empty());
 }
+
+/// An include with a header condition is reported on the including proxy, and still followed:
+/// the included proxy is reached (not orphaned), and nothing is served for the root.
+#[test]
+fn unsupported_include_condition_is_followed_not_served() {
+    let processed = run(&[
+        root(
+            "r",
+            json!({"includes": [{"name": "c", "conditions": [{"prefix": "/c"}, {"header": {"name": "x", "present": true}}]}]}),
+        ),
+        child("c", route(json!([{"name": "app", "port": 80}]))),
+    ]);
+    assert_eq!(
+        errors_of(&processed, "r"),
+        [(
+            "UnsupportedByCertgate".to_string(),
+            "NotImplemented".to_string(),
+            "an include condition header is not supported by certgate".to_string()
+        )]
+    );
+    assert!(errors_of(&processed, "c").is_empty());
+    assert!(processed.vhosts.is_empty());
+}

@@ -121,20 +121,22 @@ impl Walker<'_, '_> {
                 status.add_error(INCLUDE_ERROR, "PathMatchConditionsNotValid", &message);
                 continue;
             }
-            if let Some(field) = unsupported_condition(include_conditions) {
-                unsupported::report(status, &format!("an include condition {field}"));
-                continue;
-            }
-            if let Some(field) = include.extra.keys().next() {
-                unsupported::report(status, &format!("Spec.Includes.{field}"));
-                continue;
+            // An include certgate cannot serve (header or query conditions, other fields) is
+            // reported, and still followed so the included proxies' statuses stay Contour's;
+            // its routes are dropped.
+            let unsupported_field = unsupported_condition(include_conditions)
+                .map(|field| format!("an include condition {field}"))
+                .or_else(|| include.extra.keys().next().map(|k| format!("Spec.Includes.{k}")));
+            if let Some(field) = &unsupported_field {
+                unsupported::report(status, field);
             }
             // Contour's `includeMatchConditionsIdentical` for prefix-only includes: the same
-            // merged prefix twice is a duplicate, except `/` (kept for compatibility).
+            // merged prefix twice is a duplicate, except `/` (kept for compatibility). Includes
+            // with conditions certgate does not model are left out of the comparison.
             let PathMatch::Prefix(prefix) = merge_path_conditions(include_conditions) else {
                 continue;
             };
-            if prefix != "/" && !seen_prefixes.insert(prefix) {
+            if unsupported_field.is_none() && prefix != "/" && !seen_prefixes.insert(prefix) {
                 status.add_error(
                     INCLUDE_ERROR,
                     "DuplicateMatchConditions",
@@ -151,7 +153,9 @@ impl Walker<'_, '_> {
             let Some(child) = lookup(self.by_name, &namespace, &include.name) else {
                 let message = format!("include {namespace}/{} not found", include.name);
                 status.add_error(INCLUDE_ERROR, "IncludeNotFound", &message);
-                push_bad_gateway(&mut routes, include_conditions);
+                if unsupported_field.is_none() {
+                    push_bad_gateway(&mut routes, include_conditions);
+                }
                 continue;
             };
             if proxies[child].spec.virtualhost.is_some() {
@@ -160,12 +164,17 @@ impl Walker<'_, '_> {
                     key(&proxies[child])
                 );
                 status.add_error(INCLUDE_ERROR, "RootIncludesRoot", &message);
-                push_bad_gateway(&mut routes, include_conditions);
+                if unsupported_field.is_none() {
+                    push_bad_gateway(&mut routes, include_conditions);
+                }
                 continue;
             }
             let mut chained = conditions.to_vec();
             chained.extend_from_slice(include_conditions);
-            routes.extend(self.compute_routes(root, child, &chained, visited, enforce_tls));
+            let included = self.compute_routes(root, child, &chained, visited, enforce_tls);
+            if unsupported_field.is_none() {
+                routes.extend(included);
+            }
             self.reached.insert(child);
         }
 
