@@ -37,7 +37,8 @@ pub struct Snapshot<'a> {
 }
 
 /// Statuses of every proxy (input order) and the virtual hosts to serve (input order of
-/// their root proxies).
+/// their root proxies). `outcomes[].vhost` is the TLS termination processing got to (as in the
+/// offline check); only `vhosts` says what is served.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Processed {
     pub outcomes: Vec<ProcessOutcome>,
@@ -99,7 +100,8 @@ pub fn process_snapshot(snapshot: Snapshot<'_>, config: &ProcessorConfig) -> Pro
         }
     }
 
-    // Every non-root proxy starts orphaned; a valid include from a processed root clears it.
+    // Every non-root proxy starts orphaned; an include that resolves to it (found, not a root)
+    // from a processed root clears it, as in Contour's `Run`.
     for (index, proxy) in proxies.iter().enumerate() {
         if proxy.spec.virtualhost.is_none() && !reached.contains(&index) {
             statuses[index].add_error(
