@@ -4,7 +4,9 @@
 
 use clap::{Parser, Subcommand};
 
-use crate::commands::{check, controller, crds, crl, decide, dev, explain, template, webhook};
+use crate::commands::{
+    check, controller, crds, crl, decide, dev, edge, explain, template, webhook,
+};
 
 /// certgate: trust decisions for Kubernetes, compatible with cert-manager and approver-policy.
 #[derive(Debug, Parser)]
@@ -45,6 +47,9 @@ pub enum Command {
     /// Client-certificate revocation for Contour HTTPProxies: inspect CRLs, verify a client, check.
     #[command(long_about = crl::CRL_LONG_ABOUT)]
     Crl(crl::CrlArgs),
+    /// The Contour edge: the Envoy bootstrap for certgate's xDS server.
+    #[command(long_about = edge::EDGE_LONG_ABOUT)]
+    Edge(edge::EdgeArgs),
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use certgate::cli::{Cli, Command};
-use certgate::commands::{check, controller, crds, crl, decide, dev, explain, template, webhook};
+use certgate::commands::{
+    check, controller, crds, crl, decide, dev, edge, explain, template, webhook,
+};
 use certgate::shared::report::{CheckStatus, OutputError};
 use certgate_api::certificate_request::manual::ManualDecision;
 use clap::Parser;
@@ -74,6 +76,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let status = crl::run(&args, stdin, &mut stdout, &mut stderr)?;
             stdout.flush()?;
             Ok(ExitCode::from(status))
+        }
+        Command::Edge(args) => {
+            let edge::EdgeCommand::Bootstrap(args) = args.command;
+            edge::run_bootstrap(&args, &mut stdout)?;
+            stdout.flush()?;
+            Ok(ExitCode::SUCCESS)
         }
     }
 }

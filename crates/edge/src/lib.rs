@@ -10,6 +10,7 @@
 //! - [`ads`]: envoy-types' generated `AggregatedDiscoveryService`, driving that state machine;
 //! - [`singleton`]: the per-type services (`StreamListeners`, `StreamClusters`, …) Contour's
 //!   bootstrap points Envoy at, the same state machine restricted to one type per stream;
+//! - [`bootstrap`]: the Envoy bootstrap `certgate edge bootstrap` writes (Contour's shape);
 //! - [`server`]: the gRPC server on a given listener, with graceful shutdown;
 //! - [`metrics`]: open streams, responses, ACKs and NACKs per type.
 //!
@@ -18,6 +19,7 @@
 #![forbid(unsafe_code)]
 
 pub mod ads;
+pub mod bootstrap;
 pub mod cache;
 pub mod metrics;
 pub mod server;

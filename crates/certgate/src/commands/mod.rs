@@ -9,6 +9,7 @@ pub mod crds;
 pub mod crl;
 pub mod decide;
 pub mod dev;
+pub mod edge;
 pub mod explain;
 pub mod template;
 pub mod webhook;

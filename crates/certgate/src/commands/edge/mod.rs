@@ -1,0 +1,30 @@
+//! `certgate edge`: the Contour edge (issue #21). `bootstrap` writes the Envoy bootstrap that
+//! points an Envoy at certgate's xDS server, as `contour bootstrap` does.
+
+mod bootstrap;
+
+use clap::{Args, Subcommand};
+
+pub use bootstrap::{BootstrapArgs, run_bootstrap};
+
+pub const EDGE_LONG_ABOUT: &str = "\
+The Contour edge: Envoy configuration for HTTPProxies with client-certificate validation and
+CRLs, served over xDS.
+
+  bootstrap  write the Envoy bootstrap that points an Envoy at certgate's xDS server, with the
+             flags of `contour bootstrap`
+
+See docs/edge.md.";
+
+#[derive(Debug, Args)]
+pub struct EdgeArgs {
+    #[command(subcommand)]
+    pub command: EdgeCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EdgeCommand {
+    /// Write the Envoy bootstrap that points an Envoy at certgate's xDS server.
+    #[command(long_about = bootstrap::BOOTSTRAP_LONG_ABOUT)]
+    Bootstrap(BootstrapArgs),
+}
