@@ -7,7 +7,8 @@
 //! - [`cache`]: the current snapshot, replaced atomically by the controller, watched by streams;
 //! - [`state`]: the state-of-the-world protocol of one ADS stream as a pure state machine
 //!   (subscriptions, versions, nonces, ACK/NACK, stale requests, resume, bounds);
-//! - [`ads`]: envoy-types' generated `AggregatedDiscoveryService`, driving that state machine;
+//! - [`delta`]: the incremental (delta) protocol of one ADS stream, the same way;
+//! - [`ads`]: envoy-types' generated `AggregatedDiscoveryService`, driving those state machines;
 //! - [`singleton`]: the per-type services (`StreamListeners`, `StreamClusters`, …) Contour's
 //!   bootstrap points Envoy at, the same state machine restricted to one type per stream;
 //! - [`bootstrap`]: the Envoy bootstrap `certgate edge bootstrap` writes (Contour's shape);
@@ -21,6 +22,7 @@
 pub mod ads;
 pub mod bootstrap;
 pub mod cache;
+pub mod delta;
 pub mod metrics;
 pub mod server;
 pub mod singleton;

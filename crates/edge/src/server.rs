@@ -52,8 +52,8 @@ where
     serve_with_limits(listener, cache, metrics, Limits::default(), shutdown).await
 }
 
-/// Serves xDS on `listener` until `shutdown` completes: ADS (`StreamAggregatedResources`) and
-/// the five singleton services (`StreamListeners`, `StreamRoutes`, `StreamClusters`,
+/// Serves xDS on `listener` until `shutdown` completes: ADS (`StreamAggregatedResources`),
+/// delta ADS (`DeltaAggregatedResources`) and the five singleton services (`StreamListeners`, `StreamRoutes`, `StreamClusters`,
 /// `StreamEndpoints`, `StreamSecrets`), every stream run by the same state machine. When
 /// `shutdown` completes it stops accepting connections, ends every open stream (each client
 /// sees its stream finish with status OK and reconnects, to another replica or to this one

@@ -30,7 +30,8 @@ pub const FETCH_UNIMPLEMENTED: &str =
     "certgate serves xDS over gRPC streams only: set api_type GRPC in the config source";
 
 /// The text of the `UNIMPLEMENTED` status of the singleton services' `Delta*` methods.
-pub const DELTA_UNIMPLEMENTED: &str = "certgate serves state-of-the-world xDS only: set api_type GRPC (not DELTA_GRPC) in the config source";
+pub const DELTA_UNIMPLEMENTED: &str = "certgate serves delta xDS over ADS only: use api_type GRPC \
+     here, or DELTA_GRPC in the bootstrap's ads_config";
 
 type DeltaStream = futures_util::stream::Empty<Result<DeltaDiscoveryResponse, Status>>;
 

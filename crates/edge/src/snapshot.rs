@@ -1,8 +1,9 @@
 //! An immutable snapshot of the xDS resources certgate serves: per resource type, the resources
 //! by name (each already packed as a protobuf `Any`) and one version string.
 //!
-//! **Versions are content hashes**, not counters (ADR 0012): a type's version is a SHA-256 over
-//! its resources' names, type URLs and encoded bytes, in name order. So the version changes
+//! **Versions are content hashes**, not counters (ADR 0012): each resource's version is a
+//! SHA-256 over its type URL and encoded bytes (delta xDS names resources by it), and a type's
+//! version a SHA-256 over its resources' names and versions, in name order. So the version changes
 //! exactly when that type's content changes (a rebuild that produces the same clusters keeps the
 //! CDS version, and no Envoy is pushed anything), and it is the same in every certgate replica
 //! and after a restart, which is what makes the resume rule of [`crate::ads`] safe: an Envoy
@@ -114,6 +115,7 @@ pub enum SnapshotError {
 pub struct TypeResources {
     version: String,
     resources: BTreeMap<String, Any>,
+    resource_versions: BTreeMap<String, String>,
 }
 
 impl TypeResources {
@@ -125,6 +127,11 @@ impl TypeResources {
     /// The resources by name, in name order.
     pub fn resources(&self) -> &BTreeMap<String, Any> {
         &self.resources
+    }
+
+    /// The content hash of one resource; `None` when there is no resource of that name.
+    pub fn resource_version(&self, name: &str) -> Option<&str> {
+        self.resource_versions.get(name).map(String::as_str)
     }
 }
 
@@ -155,6 +162,10 @@ impl Snapshot {
 
     pub fn resources(&self, type_url: TypeUrl) -> &BTreeMap<String, Any> {
         self.of(type_url).resources()
+    }
+
+    pub fn resource_version(&self, type_url: TypeUrl, name: &str) -> Option<&str> {
+        self.of(type_url).resource_version(name)
     }
 }
 
@@ -211,30 +222,42 @@ impl SnapshotBuilder {
     }
 
     pub fn build(self) -> Snapshot {
-        let types = self
-            .types
-            .map(|resources| TypeResources { version: content_version(&resources), resources });
+        let types = self.types.map(|resources| {
+            let resource_versions: BTreeMap<String, String> = resources
+                .iter()
+                .map(|(name, any)| (name.clone(), hash_hex(&[any.type_url.as_bytes(), &any.value])))
+                .collect();
+            let version = type_version(&resource_versions);
+            TypeResources { version, resources, resource_versions }
+        });
         Snapshot { types }
     }
 }
 
-/// The version of a type: the first 128 bits of a SHA-256 over every resource as
-/// (name, type URL, bytes), each length-prefixed so that no two different sequences feed the
-/// hash the same bytes, in name order (the map's order).
-fn content_version(resources: &BTreeMap<String, Any>) -> String {
+/// The version of a type: a hash over every (name, resource version) in name order (the map's
+/// order), so it changes exactly when a resource is added, removed, renamed or changed.
+fn type_version(resource_versions: &BTreeMap<String, String>) -> String {
+    let parts: Vec<&[u8]> = resource_versions
+        .iter()
+        .flat_map(|(name, version)| [name.as_bytes(), version.as_bytes()])
+        .collect();
+    hash_hex(&parts)
+}
+
+/// The first 128 bits of a SHA-256 over `parts`, each length-prefixed so that no two different
+/// sequences feed the hash the same bytes, as 32 hex digits.
+fn hash_hex(parts: &[&[u8]]) -> String {
     let mut hash = ring::digest::Context::new(&ring::digest::SHA256);
-    for (name, any) in resources {
-        for part in [name.as_bytes(), any.type_url.as_bytes(), any.value.as_slice()] {
-            hash.update(&(part.len() as u64).to_be_bytes());
-            hash.update(part);
-        }
+    for part in parts {
+        hash.update(&(part.len() as u64).to_be_bytes());
+        hash.update(part);
     }
     let digest = hash.finish();
-    let mut version = String::with_capacity(32);
+    let mut hex = String::with_capacity(32);
     for byte in &digest.as_ref()[..16] {
-        version.push_str(&format!("{byte:02x}"));
+        hex.push_str(&format!("{byte:02x}"));
     }
-    version
+    hex
 }
 
 #[cfg(test)]
@@ -290,6 +313,15 @@ mod tests {
         two.add_message("l", &Listener { name: "l".into(), ..Listener::default() }).unwrap();
         let two = two.build();
         assert_ne!(two.version(TypeUrl::Cluster), one.version(TypeUrl::Cluster));
+        assert_ne!(
+            two.resource_version(TypeUrl::Cluster, "a"),
+            one.resource_version(TypeUrl::Cluster, "a")
+        );
+        assert_eq!(
+            two.resource_version(TypeUrl::Listener, "l"),
+            one.resource_version(TypeUrl::Listener, "l")
+        );
+        assert_eq!(one.resource_version(TypeUrl::Listener, "missing"), None);
         assert_eq!(two.version(TypeUrl::Listener), one.version(TypeUrl::Listener));
         assert_eq!(two.version(TypeUrl::Secret), one.version(TypeUrl::Secret));
         assert_eq!(one.version(TypeUrl::Cluster).len(), 32);

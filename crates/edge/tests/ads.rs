@@ -13,7 +13,6 @@ use std::time::Duration;
 
 use certgate_edge::state::Limits;
 use certgate_edge::{SnapshotCache, TypeUrl};
-use envoy_types::pb::envoy::service::discovery::v3::DeltaDiscoveryRequest;
 use envoy_types::pb::google::rpc::Status;
 use support::{
     HANG_GUARD, QUIET_WINDOW, contents, listeners_and_clusters, request, snapshot, start,
@@ -204,19 +203,6 @@ async fn a_request_over_the_limits_ends_the_stream_with_invalid_argument() {
         .expect_err("the stream ends with an error");
     assert_eq!(status.code(), tonic::Code::InvalidArgument);
     assert_eq!(status.message(), "the request names 3 resources, more than the 2 accepted");
-}
-
-#[tokio::test]
-async fn delta_ads_is_unimplemented() {
-    let server = start(SnapshotCache::new()).await;
-    let mut client = server.client().await;
-    let requests = futures_util::stream::iter([DeltaDiscoveryRequest {
-        type_url: TypeUrl::Cluster.as_str().into(),
-        ..DeltaDiscoveryRequest::default()
-    }]);
-    let status = client.delta_aggregated_resources(requests).await.expect_err("unimplemented");
-    assert_eq!(status.code(), tonic::Code::Unimplemented);
-    assert_eq!(status.message(), certgate_edge::ads::DELTA_UNIMPLEMENTED);
 }
 
 #[tokio::test]

@@ -1,5 +1,5 @@
 //! A real Envoy (1.40, `tools/envoy/install`, or `CERTGATE_ENVOY`) configured from this xDS
-//! server, once over ADS and once over the singleton services `contour bootstrap` uses: it
+//! server over ADS, over delta ADS and over the singleton services `contour bootstrap` uses: it
 //! ACKs listeners, routes, clusters and endpoints, serves HTTP through the listener it was
 //! given, NACKs an invalid cluster while it keeps serving, takes the next good snapshot, and
 //! (over ADS) resumes after the xDS server restarts without being sent its listeners and
@@ -76,6 +76,8 @@ fn envoy_binary() -> PathBuf {
 enum Mode {
     /// `ads_config` and `ads: {}` config sources: one ADS stream.
     Ads,
+    /// `ads_config` with `DELTA_GRPC`: one delta ADS stream.
+    DeltaAds,
     /// Per-type gRPC config sources, as `contour bootstrap` writes them.
     Singleton,
 }
@@ -96,8 +98,8 @@ fn socket(port: u16) -> Address {
 
 fn config_source(mode: Mode) -> ConfigSource {
     let specifier = match mode {
-        Mode::Ads => ConfigSourceSpecifier::Ads(AggregatedConfigSource {}),
-        Mode::Singleton => ConfigSourceSpecifier::ApiConfigSource(api_config_source()),
+        Mode::Ads | Mode::DeltaAds => ConfigSourceSpecifier::Ads(AggregatedConfigSource {}),
+        Mode::Singleton => ConfigSourceSpecifier::ApiConfigSource(api_config_source(ApiType::Grpc)),
     };
     ConfigSource {
         config_source_specifier: Some(specifier),
@@ -106,9 +108,9 @@ fn config_source(mode: Mode) -> ConfigSource {
     }
 }
 
-fn api_config_source() -> ApiConfigSource {
+fn api_config_source(api_type: ApiType) -> ApiConfigSource {
     ApiConfigSource {
-        api_type: ApiType::Grpc as i32,
+        api_type: api_type as i32,
         transport_api_version: ApiVersion::V3 as i32,
         grpc_services: vec![GrpcService {
             target_specifier: Some(TargetSpecifier::EnvoyGrpc(EnvoyGrpc {
@@ -175,7 +177,11 @@ fn bootstrap(mode: Mode, xds_port: u16) -> Bootstrap {
         dynamic_resources: Some(DynamicResources {
             lds_config: Some(config_source(mode)),
             cds_config: Some(config_source(mode)),
-            ads_config: (mode == Mode::Ads).then(api_config_source),
+            ads_config: match mode {
+                Mode::Ads => Some(api_config_source(ApiType::Grpc)),
+                Mode::DeltaAds => Some(api_config_source(ApiType::DeltaGrpc)),
+                Mode::Singleton => None,
+            },
             ..DynamicResources::default()
         }),
         ..Bootstrap::default()
@@ -404,4 +410,10 @@ async fn a_real_envoy_is_configured_over_the_singleton_services() {
     let (_envoy, server, _port) =
         served_configures_a_real_envoy(Mode::Singleton, "singleton").await;
     assert_eq!(server.metrics.streams(), 4, "one stream per type: LDS, RDS, CDS, EDS");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_envoy_is_configured_over_delta_ads() {
+    let (_envoy, server, _port) = served_configures_a_real_envoy(Mode::DeltaAds, "delta").await;
+    assert_eq!(server.metrics.streams(), 1, "one delta ADS stream");
 }
