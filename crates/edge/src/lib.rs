@@ -12,6 +12,7 @@
 //! - [`singleton`]: the per-type services (`StreamListeners`, `StreamClusters`, …) Contour's
 //!   bootstrap points Envoy at, the same state machine restricted to one type per stream;
 //! - [`bootstrap`]: the Envoy bootstrap `certgate edge bootstrap` writes (Contour's shape);
+//! - [`tls`]: mutual TLS with Envoy, its files reloaded when they change;
 //! - [`server`]: the gRPC server on a given listener, with graceful shutdown;
 //! - [`metrics`]: open streams, responses, ACKs and NACKs per type.
 //!
@@ -28,10 +29,11 @@ pub mod server;
 pub mod singleton;
 pub mod snapshot;
 pub mod state;
+pub mod tls;
 
 pub use ads::AdsService;
 pub use cache::SnapshotCache;
 pub use metrics::EdgeMetrics;
-pub use server::{ServeError, serve, serve_with_limits};
+pub use server::{ServeError, serve, serve_tls, serve_with_limits};
 pub use snapshot::{Snapshot, SnapshotBuilder, SnapshotError, TypeUrl};
 pub use state::{Limits, RequestError};

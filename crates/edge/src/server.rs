@@ -1,10 +1,8 @@
 //! The xDS server: ADS and the singleton xDS services over gRPC (tonic, HTTP/2) on a listener
-//! the caller binds.
-//!
-//! **Plain TCP, no TLS yet.** Envoy and certgate are to authenticate each other with mutual TLS
-//! (issue #21, as `contour bootstrap` sets up); that is a later step and nothing here pretends
-//! otherwise. Until then, bind the listener to loopback or a network only Envoy reaches: anyone
-//! who can connect reads every served resource, serving certificates' keys (SDS) included.
+//! the caller binds, either with mutual TLS ([`serve_tls`], what production uses: Envoy and
+//! certgate authenticate each other, as `contour serve` and `contour bootstrap` set it up) or
+//! over plain TCP ([`serve`]: for loopback, where anyone who can connect may read every served
+//! resource, serving certificates' keys (SDS) included).
 
 use std::future::Future;
 use std::sync::Arc;
@@ -20,6 +18,8 @@ use thiserror::Error;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tonic::transport::server::TcpIncoming;
+
+use crate::tls::{ReloadingTls, incoming as tls_incoming};
 
 use crate::ads::AdsService;
 use crate::cache::SnapshotCache;
@@ -53,11 +53,11 @@ where
 }
 
 /// Serves xDS on `listener` until `shutdown` completes: ADS (`StreamAggregatedResources`),
-/// delta ADS (`DeltaAggregatedResources`) and the five singleton services (`StreamListeners`, `StreamRoutes`, `StreamClusters`,
-/// `StreamEndpoints`, `StreamSecrets`), every stream run by the same state machine. When
-/// `shutdown` completes it stops accepting connections, ends every open stream (each client
-/// sees its stream finish with status OK and reconnects, to another replica or to this one
-/// restarted) and returns once the connections are closed.
+/// delta ADS (`DeltaAggregatedResources`) and the five singleton services (`StreamListeners`,
+/// `StreamRoutes`, `StreamClusters`, `StreamEndpoints`, `StreamSecrets`), every stream run by
+/// the same state machine. When `shutdown` completes it stops accepting connections, ends every
+/// open stream (each client sees its stream finish with status OK and reconnects, to another
+/// replica or to this one restarted) and returns once the connections are closed.
 pub async fn serve_with_limits<F>(
     listener: TcpListener,
     cache: SnapshotCache,
@@ -71,6 +71,47 @@ where
     if let Ok(address) = listener.local_addr() {
         tracing::info!(address = %address, "xDS server listening (plain TCP, no TLS)");
     }
+    let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
+    run(incoming, cache, metrics, limits, shutdown).await
+}
+
+/// [`serve_with_limits`] with mutual TLS: only clients presenting a certificate signed by the
+/// CA of `tls` are served; `tls` re-reads its files when they change.
+pub async fn serve_tls<F>(
+    listener: TcpListener,
+    tls: Arc<ReloadingTls>,
+    cache: SnapshotCache,
+    metrics: EdgeMetrics,
+    limits: Limits,
+    shutdown: F,
+) -> Result<(), ServeError>
+where
+    F: Future<Output = ()> + Send,
+{
+    if let Ok(address) = listener.local_addr() {
+        tracing::info!(address = %address, "xDS server listening (mutual TLS)");
+    }
+    run(tls_incoming(listener, tls), cache, metrics, limits, shutdown).await
+}
+
+async fn run<I, IO, IE, F>(
+    incoming: I,
+    cache: SnapshotCache,
+    metrics: EdgeMetrics,
+    limits: Limits,
+    shutdown: F,
+) -> Result<(), ServeError>
+where
+    I: futures_util::Stream<Item = Result<IO, IE>>,
+    IO: tokio::io::AsyncRead
+        + tokio::io::AsyncWrite
+        + tonic::transport::server::Connected
+        + Unpin
+        + Send
+        + 'static,
+    IE: Into<Box<dyn std::error::Error + Send + Sync>>,
+    F: Future<Output = ()> + Send,
+{
     // tonic's graceful shutdown waits for open requests to finish, and an xDS stream never
     // finishes by itself: the streams watch this flag to end when shutdown begins.
     let (stop, stopped) = watch::channel(false);
@@ -81,7 +122,6 @@ where
         tracing::info!("xDS server stopping: ending the xDS streams");
         stop.send_replace(true);
     };
-    let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
     tonic::transport::Server::builder()
         .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
         .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))

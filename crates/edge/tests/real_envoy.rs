@@ -50,27 +50,12 @@ use envoy_types::pb::envoy::extensions::upstreams::http::v3::http_protocol_optio
 };
 use envoy_types::pb::google::protobuf::{Any, Duration as ProtoDuration};
 use prost::{Message, Name};
-use support::{Server, start};
+use support::{Server, envoy_binary, start};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// Bounds every wait for Envoy (its start, its reconnect back-off); nothing is measured.
 const ENVOY_HANG_GUARD: Duration = Duration::from_secs(90);
 const XDS_CLUSTER: &str = "xds";
-
-/// The Envoy binary: `CERTGATE_ENVOY`, or the last line `tools/envoy/install` prints.
-fn envoy_binary() -> PathBuf {
-    if let Some(path) = std::env::var_os("CERTGATE_ENVOY").filter(|p| !p.is_empty()) {
-        return PathBuf::from(path);
-    }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tools/envoy/install");
-    let output = Command::new("bash").arg(script).output().expect("bash runs tools/envoy/install");
-    assert!(
-        output.status.success(),
-        "tools/envoy/install failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    PathBuf::from(String::from_utf8_lossy(&output.stdout).lines().last().unwrap_or("").trim())
-}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {

@@ -37,7 +37,7 @@ pub use dev_cert::{DevCertError, DevCertificates};
 pub use guard::Guarded;
 pub use health::{MetricsText, Readiness, health_routes};
 pub use policy::{ConnectionPolicy, MIN_HEADER_BYTES};
-pub use tls::{PemPair, TlsError, server_config};
+pub use tls::{PemPair, TlsError, mutual_tls_server_config, server_config};
 pub use track::{Tracked, TrackedBody};
 
 /// An HTTPS server under a connection policy.

@@ -5,6 +5,8 @@
 #![allow(dead_code)] // each test binary uses its own part
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::Command;
 use std::time::Duration;
 
 use certgate_edge::state::Limits;
@@ -197,4 +199,19 @@ pub fn listeners_and_clusters(cluster_content: &str) -> Snapshot {
         (TypeUrl::ClusterLoadAssignment, &["c1=e1", "c2=e2", "c3=e3"]),
         (TypeUrl::Secret, &["s1", "s2"]),
     ])
+}
+
+/// The Envoy binary: `CERTGATE_ENVOY`, or the last line `tools/envoy/install` prints.
+pub fn envoy_binary() -> PathBuf {
+    if let Some(path) = std::env::var_os("CERTGATE_ENVOY").filter(|p| !p.is_empty()) {
+        return PathBuf::from(path);
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tools/envoy/install");
+    let output = Command::new("bash").arg(script).output().expect("bash runs tools/envoy/install");
+    assert!(
+        output.status.success(),
+        "tools/envoy/install failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    PathBuf::from(String::from_utf8_lossy(&output.stdout).lines().last().unwrap_or("").trim())
 }
