@@ -78,9 +78,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(status))
         }
         Command::Edge(args) => {
-            let edge::EdgeCommand::Bootstrap(args) = args.command;
-            edge::run_bootstrap(&args, &mut stdout)?;
-            stdout.flush()?;
+            match args.command {
+                edge::EdgeCommand::Bootstrap(args) => {
+                    edge::run_bootstrap(&args, &mut stdout)?;
+                    stdout.flush()?;
+                }
+                edge::EdgeCommand::Serve(args) => edge::run_serve(&args)?,
+            }
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -23,6 +23,7 @@
 pub mod ads;
 pub mod bootstrap;
 pub mod cache;
+pub mod controller;
 pub mod delta;
 pub mod metrics;
 pub mod server;

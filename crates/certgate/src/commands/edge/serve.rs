@@ -1,0 +1,171 @@
+//! `certgate edge serve`: Contour's `contour serve` for the part certgate serves. Arguments
+//! and wiring only; the controller, the xDS server and the process are `certgate-edge`'s.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use certgate_edge::controller::{ControllerConfig, ProcessOptions, run_process};
+use certgate_ingress::ProcessorConfig;
+use certgate_ingress::envoy::{ListenerOptions, ResourceOptions};
+use certgate_runtime::{LeaseSettings, replica_identity, termination_signal};
+use clap::{ArgAction, Args};
+
+use crate::shared::connections::HttpConnectionArgs;
+use crate::shared::duration::parse_duration;
+use crate::shared::logging::LogFormatArg;
+
+pub const SERVE_LONG_ABOUT: &str = "\
+Serve Envoy over xDS from the cluster's HTTPProxies, as `contour serve` does for the part of
+Contour certgate supports (docs/ingress-model.md): watch HTTPProxies, TLSCertificateDelegations,
+Secrets, Services and EndpointSlices, write each HTTPProxy's status as Contour writes it, and
+serve the listeners, routes, clusters, endpoints and secrets (client-certificate validation with
+CA and CRL Secrets included) to every Envoy that connects.
+
+Changes are applied after a 100 ms pause, at most 500 ms after the first pending change, as
+Contour does. Every replica serves xDS; with --leader-elect (the default) only the holder of the
+Lease writes statuses.
+
+The xDS server speaks plain gRPC, without TLS: bind --xds-address to loopback or to a network
+only Envoy reaches (SDS carries the serving certificates' private keys).
+
+  certgate edge serve --xds-address=0.0.0.0 --leader-election-namespace=projectcontour
+  certgate edge bootstrap /config/envoy.json --xds-address=certgate --xds-port=8001
+
+Serves /metrics (Prometheus), /healthz and /readyz (ready once the first configuration is
+built) over plain HTTP on --listen. See docs/edge.md.";
+
+/// Arguments of `certgate edge serve` (Contour's names where Contour has the flag).
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// xDS gRPC API address.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub xds_address: IpAddr,
+    /// xDS gRPC API port.
+    #[arg(long, default_value_t = 8001)]
+    pub xds_port: u16,
+    /// Address Envoy's HTTP listener binds.
+    #[arg(long, default_value = "0.0.0.0")]
+    pub envoy_service_http_address: String,
+    /// Port Envoy's HTTP listener binds.
+    #[arg(long, default_value_t = 8080)]
+    pub envoy_service_http_port: u16,
+    /// Address Envoy's HTTPS listener binds.
+    #[arg(long, default_value = "0.0.0.0")]
+    pub envoy_service_https_address: String,
+    /// Port Envoy's HTTPS listener binds.
+    #[arg(long, default_value_t = 8443)]
+    pub envoy_service_https_port: u16,
+    /// Namespaces where root HTTPProxies are allowed, comma-separated [default: all].
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub root_namespaces: Vec<String>,
+
+    /// Elect a leader with a Lease, so that of several replicas only one writes HTTPProxy
+    /// statuses (all of them serve xDS). --leader-elect=false writes from this replica.
+    #[arg(long, value_name = "BOOL", action = ArgAction::Set, default_value_t = true)]
+    pub leader_elect: bool,
+    /// Namespace of the leader election Lease [default: $POD_NAMESPACE, else certgate].
+    #[arg(long, value_name = "NAMESPACE", env = "POD_NAMESPACE", default_value = "certgate")]
+    pub leader_election_namespace: String,
+    /// Name of the leader election Lease.
+    #[arg(long, value_name = "NAME", default_value = "certgate-edge")]
+    pub leader_election_lease_name: String,
+    /// How long the leader's lease is valid after its last renewal.
+    #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = parse_lease_duration)]
+    pub leader_election_lease_duration: Duration,
+
+    /// Address and port of the plain-HTTP /metrics, /healthz and /readyz endpoints.
+    #[arg(long, value_name = "ADDR", default_value = "0.0.0.0:8000")]
+    pub listen: SocketAddr,
+    /// Log line format, on standard error. RUST_LOG selects levels (default info).
+    #[arg(long, value_enum, default_value_t = LogFormatArg::Text)]
+    pub log_format: LogFormatArg,
+    /// Path to a kubeconfig file [default: in-cluster service account, else $KUBECONFIG,
+    /// else ~/.kube/config].
+    #[arg(long, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+    /// The kubeconfig context to use [default: its current context].
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// Timeouts and limits of the --listen endpoints' connections.
+    #[command(flatten)]
+    pub connections: HttpConnectionArgs,
+}
+
+fn parse_lease_duration(text: &str) -> Result<Duration, String> {
+    let duration = parse_duration(text)?;
+    if duration < Duration::from_secs(3) {
+        return Err(format!("{text:?} is too short for a lease; give at least 3s"));
+    }
+    Ok(duration)
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Logging(#[from] certgate_webhook::logging::LoggingError),
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(#[source] std::io::Error),
+    #[error("cannot listen for SIGTERM: {0}")]
+    Signal(#[source] std::io::Error),
+    #[error("cannot configure the API client: {0}")]
+    Client(String),
+    #[error(transparent)]
+    Process(#[from] certgate_edge::controller::ProcessError),
+}
+
+/// Serves until SIGTERM or SIGINT.
+pub fn run_serve(args: &ServeArgs) -> Result<(), ServeError> {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    crate::shared::logging::init(args.log_format)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(ServeError::Runtime)?;
+    runtime.block_on(async {
+        let signal = termination_signal().map_err(ServeError::Signal)?;
+        let config = client_config(args).await?;
+        let client =
+            kube::Client::try_from(config).map_err(|e| ServeError::Client(e.to_string()))?;
+        Ok(run_process(client, options(args), signal).await?)
+    })
+}
+
+fn options(args: &ServeArgs) -> ProcessOptions {
+    ProcessOptions {
+        xds: SocketAddr::new(args.xds_address, args.xds_port),
+        listen: args.listen,
+        connections: args.connections.policy(),
+        lease: args.leader_elect.then(|| LeaseSettings {
+            namespace: args.leader_election_namespace.clone(),
+            name: args.leader_election_lease_name.clone(),
+            identity: replica_identity(),
+            duration: args.leader_election_lease_duration,
+        }),
+        controller: ControllerConfig {
+            processor: ProcessorConfig {
+                root_namespaces: args.root_namespaces.clone(),
+                fallback_certificate: None,
+            },
+            resources: ResourceOptions {
+                listeners: ListenerOptions {
+                    http_address: args.envoy_service_http_address.clone(),
+                    http_port: u32::from(args.envoy_service_http_port),
+                    https_address: args.envoy_service_https_address.clone(),
+                    https_port: u32::from(args.envoy_service_https_port),
+                },
+                ..ResourceOptions::default()
+            },
+        },
+    }
+}
+
+async fn client_config(args: &ServeArgs) -> Result<kube::Config, ServeError> {
+    if args.kubeconfig.is_some() || args.context.is_some() {
+        crate::shared::kubeconfig::config(args.kubeconfig.as_deref(), args.context.as_deref())
+            .await
+            .map_err(|e| ServeError::Client(e.to_string()))
+    } else {
+        kube::Config::infer().await.map_err(|e| ServeError::Client(e.to_string()))
+    }
+}

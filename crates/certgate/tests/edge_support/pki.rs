@@ -1,0 +1,117 @@
+//! The certificates of the live edge tests: a serving CA and certificate for [`SERVER_NAME`],
+//! a client CA with two clients, and that CA's CRLs. Fixed validity dates far from today
+//! (2025 to 2125), as in `envoy_edge.rs`.
+
+use rcgen::{
+    BasicConstraints, CertificateParams, DnType, ExtendedKeyUsagePurpose, IsCa, Issuer, KeyPair,
+    KeyUsagePurpose, SerialNumber, date_time_ymd,
+};
+use rustls::pki_types::CertificateDer;
+
+use crate::revocation_lists;
+
+/// The virtual host: the serving certificate's name and the client's SNI and Host.
+pub const SERVER_NAME: &str = "edge.example.com";
+const START: (i32, u8, u8) = (2025, 1, 1);
+const LONG: (i32, u8, u8) = (2125, 1, 1);
+pub const GOOD_SERIAL: u64 = 0x1001;
+pub const REVOKED_SERIAL: u64 = 0x1002;
+
+struct Ca {
+    params: CertificateParams,
+    key: KeyPair,
+    pem: String,
+    der: CertificateDer<'static>,
+}
+
+impl Ca {
+    fn new(cn: &str) -> Ca {
+        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
+        params.distinguished_name.push(DnType::CommonName, cn);
+        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+        params.not_before = date_time_ymd(START.0, START.1, START.2);
+        params.not_after = date_time_ymd(LONG.0, LONG.1, LONG.2);
+        params.serial_number = Some(SerialNumber::from(1u64));
+        let key = KeyPair::generate().unwrap();
+        let cert = params.self_signed(&key).unwrap();
+        Ca { pem: cert.pem(), der: cert.der().clone(), params, key }
+    }
+
+    fn issuer(&self) -> Issuer<'_, &KeyPair> {
+        Issuer::from_params(&self.params, &self.key)
+    }
+
+    fn leaf(
+        &self,
+        cn: &str,
+        sans: Vec<String>,
+        serial: u64,
+        usage: ExtendedKeyUsagePurpose,
+    ) -> Leaf {
+        let mut params = CertificateParams::new(sans).unwrap();
+        params.distinguished_name.push(DnType::CommonName, cn);
+        params.extended_key_usages = vec![usage];
+        params.key_usages = vec![KeyUsagePurpose::DigitalSignature];
+        params.not_before = date_time_ymd(START.0, START.1, START.2);
+        params.not_after = date_time_ymd(LONG.0, LONG.1, LONG.2);
+        params.serial_number = Some(SerialNumber::from(serial));
+        let key = KeyPair::generate().unwrap();
+        let cert = params.signed_by(&key, &self.issuer()).unwrap();
+        Leaf {
+            pem: cert.pem(),
+            der: cert.der().clone(),
+            key_pem: key.serialize_pem(),
+            key_der: key.serialize_der(),
+        }
+    }
+
+    fn crl(&self, serials: &[u64], number: u64) -> String {
+        let kid = self.params.key_identifier(&self.key);
+        revocation_lists::crl(&self.issuer(), kid, serials, START, LONG, number)
+    }
+}
+
+/// A certificate and its key, as PEM (Secrets) and DER (rustls).
+pub struct Leaf {
+    pub pem: String,
+    pub der: CertificateDer<'static>,
+    pub key_pem: String,
+    pub key_der: Vec<u8>,
+}
+
+pub struct Pki {
+    pub server: Leaf,
+    /// What the client trusts for the serving certificate.
+    pub server_ca: CertificateDer<'static>,
+    /// `ca.crt` of the client CA Secret.
+    pub client_ca_pem: String,
+    pub good: Leaf,
+    pub revoked: Leaf,
+    /// The client CA's CRL revoking `revoked`.
+    pub crl_one: String,
+    /// The next CRL, revoking `good` too.
+    pub crl_both: String,
+}
+
+pub fn pki() -> Pki {
+    let server_ca = Ca::new("edge live serving CA");
+    let client_ca = Ca::new("edge live client CA");
+    let client = |cn: &str, serial| {
+        client_ca.leaf(cn, Vec::new(), serial, ExtendedKeyUsagePurpose::ClientAuth)
+    };
+    Pki {
+        server: server_ca.leaf(
+            SERVER_NAME,
+            vec![SERVER_NAME.to_owned()],
+            0x5001,
+            ExtendedKeyUsagePurpose::ServerAuth,
+        ),
+        server_ca: server_ca.der.clone(),
+        client_ca_pem: client_ca.pem.clone(),
+        good: client("client good", GOOD_SERIAL),
+        revoked: client("client revoked", REVOKED_SERIAL),
+        crl_one: client_ca.crl(&[REVOKED_SERIAL], 1),
+        crl_both: client_ca.crl(&[REVOKED_SERIAL, GOOD_SERIAL], 2),
+    }
+}

@@ -1,0 +1,166 @@
+//! The processes of a live edge test: a loopback HTTP backend, `certgate edge serve`, and a
+//! real Envoy started from `certgate edge bootstrap`'s output.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+
+
+/// A thread answering every request on 127.0.0.1 with `200` and `body`.
+pub struct Backend {
+    pub port: u16,
+}
+
+impl Backend {
+    pub fn start(body: &'static str) -> Backend {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                std::thread::spawn(move || {
+                    // One request per connection is enough: answer once the head is in.
+                    let mut head = Vec::new();
+                    let mut byte = [0u8; 1];
+                    while !head.ends_with(b"\r\n\r\n") {
+                        match stream.read(&mut byte) {
+                            Ok(1) => head.push(byte[0]),
+                            _ => return,
+                        }
+                    }
+                    let _ = write!(
+                        stream,
+                        "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                });
+            }
+        });
+        Backend { port }
+    }
+}
+
+/// A child process killed and waited for on drop, its standard error kept for failures.
+pub struct Process {
+    name: &'static str,
+    child: Child,
+    log: Arc<Mutex<String>>,
+}
+
+impl Process {
+    /// The last 8 KiB of its log.
+    pub fn log(&self) -> String {
+        let log = self.log.lock().unwrap_or_else(|e| e.into_inner());
+        let start = log.len().saturating_sub(8192);
+        let start = (start..log.len()).find(|i| log.is_char_boundary(*i)).unwrap_or(log.len());
+        format!("--- {} log ---\n{}", self.name, &log[start..])
+    }
+
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn spawn(name: &'static str, command: &mut Command) -> Process {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|err| panic!("cannot start {name}: {err}"));
+    let log = Arc::new(Mutex::new(String::new()));
+    for pipe in [
+        Box::new(child.stdout.take().unwrap()) as Box<dyn Read + Send>,
+        Box::new(child.stderr.take().unwrap()),
+    ] {
+        let log = log.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(pipe).lines() {
+                let Ok(line) = line else { return };
+                let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
+                log.push_str(&line);
+                log.push('\n');
+            }
+        });
+    }
+    Process { name, child, log }
+}
+
+/// The ports `certgate edge serve` is given.
+#[derive(Clone, Copy, Debug)]
+pub struct EdgePorts {
+    pub xds: u16,
+    pub http: u16,
+    pub https: u16,
+}
+
+/// `certgate edge serve` against `kubeconfig`, Envoy's listeners on 127.0.0.1.
+pub fn edge_serve(kubeconfig: &Path, ports: EdgePorts, extra: &[&str]) -> Process {
+    let port = |p: u16| p.to_string();
+    spawn(
+        "certgate edge serve",
+        Command::new(env!("CARGO_BIN_EXE_certgate"))
+            .args(["edge", "serve", "--kubeconfig"])
+            .arg(kubeconfig)
+            .args(["--xds-address", "127.0.0.1", "--xds-port", &port(ports.xds)])
+            .args(["--envoy-service-http-address", "127.0.0.1"])
+            .args(["--envoy-service-http-port", &port(ports.http)])
+            .args(["--envoy-service-https-address", "127.0.0.1"])
+            .args(["--envoy-service-https-port", &port(ports.https)])
+            .args(["--listen", "127.0.0.1:0"])
+            .args(extra)
+            .env("RUST_LOG", "info"),
+    )
+}
+
+/// A real Envoy from `certgate edge bootstrap` (plain xDS to 127.0.0.1:`xds_port`), its
+/// admin interface on a Unix socket in `dir`.
+pub fn envoy(dir: &Path, xds_port: u16) -> Process {
+    let config: PathBuf = dir.join("envoy.json");
+    let admin = dir.join("admin.sock");
+    let output = Command::new(env!("CARGO_BIN_EXE_certgate"))
+        .args(["edge", "bootstrap"])
+        .arg(&config)
+        .args(["--xds-address=127.0.0.1", &format!("--xds-port={xds_port}")])
+        .arg(format!("--admin-address={}", admin.display()))
+        .env_remove("ENVOY_CAFILE")
+        .env_remove("ENVOY_CERT_FILE")
+        .env_remove("ENVOY_KEY_FILE")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "certgate edge bootstrap: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Contour's Envoy DaemonSet names the node on the command line; hot restart off, so
+    // parallel Envoys share no shared memory.
+    spawn(
+        "envoy",
+        Command::new(envoy_binary())
+            .arg("-c")
+            .arg(&config)
+            .args(["--service-node", "envoy-0", "--service-cluster", "certgate"])
+            .args(["--disable-hot-restart", "--concurrency", "1", "-l", "info"]),
+    )
+}
+
+/// The real Envoy (`CERTGATE_ENVOY`, else `tools/envoy/install`), as `real_tools::envoy`
+/// finds it; that module is already part of `dev_support` and may not be loaded twice.
+fn envoy_binary() -> PathBuf {
+    certgate_oracles::tool_path("CERTGATE_ENVOY", "envoy/install")
+}
+
+/// The address of Envoy's HTTPS listener.
+pub fn https(ports: EdgePorts) -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], ports.https))
+}

@@ -1,0 +1,186 @@
+//! The rebuild loop, thin around [`decide`]: wait for the stores, then on every settled
+//! change read them, decide, publish the snapshot, and (on the leader) write the statuses
+//! that differ.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use certgate_clock::Clock;
+use certgate_ingress::ProcessorConfig;
+use certgate_ingress::envoy::ResourceOptions;
+use futures_util::StreamExt as _;
+use kube::api::{Api, DynamicObject, Patch, PatchParams};
+use tokio::sync::watch;
+
+use super::debounce::{Changes, HOLDOFF, MAX_HOLDOFF};
+use super::decide::{Decision, decide};
+use super::metrics::ControllerMetrics;
+use super::objects::httpproxy_resource;
+use super::status::StatusWrite;
+use super::stores::Stores;
+use crate::cache::SnapshotCache;
+
+/// Status writes in flight at once.
+const WRITE_CONCURRENCY: usize = 8;
+/// After a failed status write, the next rebuild (which writes what still differs) comes
+/// this much later even if nothing changes.
+const WRITE_RETRY: Duration = Duration::from_secs(2);
+
+/// What shapes the decision beyond the objects.
+#[derive(Clone, Debug, Default)]
+pub struct ControllerConfig {
+    pub processor: ProcessorConfig,
+    pub resources: ResourceOptions,
+}
+
+/// What the loop works with.
+pub struct Controller {
+    pub client: kube::Client,
+    pub cache: SnapshotCache,
+    pub config: ControllerConfig,
+    pub metrics: ControllerMetrics,
+    pub clock: Arc<dyn Clock>,
+    /// Whether this replica writes statuses now.
+    pub is_leader: watch::Receiver<bool>,
+}
+
+impl Controller {
+    /// Runs until `shutdown` completes.
+    pub async fn run(self, shutdown: impl Future<Output = ()> + Send) {
+        let changes = Changes::default();
+        let (stores, _feeds) = Stores::watch(&self.client, &changes);
+        tokio::pin!(shutdown);
+        tokio::select! {
+            ready = stores.ready() => if !ready { return },
+            () = &mut shutdown => return,
+        }
+        tracing::info!("edge caches filled; building the Envoy configuration");
+        let _leader_watch = self.watch_leadership(&changes);
+        loop {
+            self.rebuild(&stores, &changes).await;
+            tokio::select! {
+                () = changes.settled(HOLDOFF, MAX_HOLDOFF) => {}
+                () = &mut shutdown => return,
+            }
+        }
+    }
+
+    /// Becoming the leader rebuilds at once, so statuses a previous leader left stale (or
+    /// never wrote) are written.
+    fn watch_leadership(&self, changes: &Changes) -> AbortOnDrop {
+        let mut is_leader = self.is_leader.clone();
+        let (changes, metrics) = (changes.clone(), self.metrics.clone());
+        metrics.set_leader(*is_leader.borrow());
+        AbortOnDrop(tokio::spawn(async move {
+            while is_leader.changed().await.is_ok() {
+                let leader = *is_leader.borrow_and_update();
+                metrics.set_leader(leader);
+                if leader {
+                    changes.changed();
+                }
+            }
+        }))
+    }
+
+    async fn rebuild(&self, stores: &Stores, changes: &Changes) {
+        let started = Instant::now();
+        let now = self.clock.now_rfc3339();
+        let (stores, config) = (stores.clone(), self.config.clone());
+        // Processing is CPU-bound (a large CRL is hashed and copied); keep it off the
+        // threads that serve xDS streams.
+        let decided = tokio::task::spawn_blocking(move || {
+            decide(&stores.inputs(), &config.processor, &config.resources, &now)
+        })
+        .await;
+        let decision = match decided {
+            Ok(Ok(decision)) => decision,
+            Ok(Err(error)) => {
+                self.metrics.rebuild_failed();
+                tracing::error!(error = %error, "cannot build the xDS snapshot; serving the previous one");
+                return;
+            }
+            Err(error) => {
+                self.metrics.rebuild_failed();
+                tracing::error!(error = %error, "the rebuild task failed; serving the previous one");
+                return;
+            }
+        };
+        let Decision { writes, counts, snapshot } = decision;
+        let first = self.cache.current().is_none();
+        let published = self.cache.set(snapshot);
+        self.metrics.rebuilt(started.elapsed(), counts);
+        let log_level_info = first || published;
+        if log_level_info {
+            tracing::info!(
+                valid = counts.valid,
+                invalid = counts.invalid,
+                orphaned = counts.orphaned,
+                published,
+                "edge configuration rebuilt"
+            );
+        } else {
+            tracing::debug!(published, "edge configuration rebuilt, unchanged");
+        }
+        if *self.is_leader.borrow() && !writes.is_empty() && !self.write_statuses(writes).await {
+            let changes = changes.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(WRITE_RETRY).await;
+                changes.changed();
+            });
+        }
+    }
+
+    /// Writes every status; `false` if any write failed for a reason worth retrying.
+    async fn write_statuses(&self, writes: Vec<StatusWrite>) -> bool {
+        let resource = httpproxy_resource();
+        let results: Vec<bool> = futures_util::stream::iter(writes)
+            .map(|write| {
+                let api: Api<DynamicObject> =
+                    Api::namespaced_with(self.client.clone(), &write.namespace, &resource);
+                async move {
+                    let patch = write.patch();
+                    let result = api
+                        .patch_status(&write.name, &PatchParams::default(), &Patch::Merge(&patch))
+                        .await;
+                    match result {
+                        Ok(_) => {
+                            self.metrics.status_written(true);
+                            tracing::info!(
+                                namespace = %write.namespace,
+                                name = %write.name,
+                                status = write.status.current_status.as_deref().unwrap_or_default(),
+                                "HTTPProxy status written"
+                            );
+                            true
+                        }
+                        // Deleted since the stores saw it: nothing to write any more.
+                        Err(kube::Error::Api(status)) if status.code == 404 => true,
+                        Err(error) => {
+                            self.metrics.status_written(false);
+                            tracing::warn!(
+                                namespace = %write.namespace,
+                                name = %write.name,
+                                error = %error,
+                                "cannot write the HTTPProxy status; retrying"
+                            );
+                            false
+                        }
+                    }
+                }
+            })
+            .buffer_unordered(WRITE_CONCURRENCY)
+            .collect()
+            .await;
+        results.into_iter().all(|ok| ok)
+    }
+}
+
+/// A task aborted when this is dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
