@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
-
 /// A thread answering every request on 127.0.0.1 with `200` and `body`.
 pub struct Backend {
     pub port: u16,

@@ -14,7 +14,9 @@ use super::metrics::ControllerMetrics;
 use super::run::{Controller, ControllerConfig};
 use crate::cache::SnapshotCache;
 use crate::metrics::EdgeMetrics;
-use crate::server::{ServeError, serve};
+use crate::server::{ServeError, serve_tls, serve_with_limits};
+use crate::state::Limits;
+use crate::tls::{ReloadingTls, XdsTlsFiles};
 
 /// `/readyz`'s answer until the first snapshot is published (Envoy would get nothing yet).
 pub const NOT_READY: &str = "not ready: the first Envoy configuration is not built yet";
@@ -24,6 +26,9 @@ pub const NOT_READY: &str = "not ready: the first Envoy configuration is not bui
 pub struct ProcessOptions {
     /// Where the xDS server listens.
     pub xds: SocketAddr,
+    /// Mutual TLS with Envoy; `None` serves plain gRPC (loopback or a network only Envoy
+    /// reaches: SDS carries private keys).
+    pub xds_tls: Option<XdsTlsFiles>,
     /// Where `/metrics`, `/healthz` and `/readyz` are served (plain HTTP).
     pub listen: SocketAddr,
     pub connections: ConnectionPolicy,
@@ -46,6 +51,8 @@ pub enum ProcessError {
         #[source]
         source: std::io::Error,
     },
+    #[error("cannot use the xDS server's TLS files: {0}")]
+    XdsTls(#[from] certgate_serving::TlsError),
     #[error(transparent)]
     Leader(#[from] LeaderError),
     #[error(transparent)]
@@ -74,6 +81,9 @@ pub async fn run_process(
     let xds_metrics = EdgeMetrics::register(&mut registry);
     let metrics = ControllerMetrics::register(&mut registry);
 
+    // Read before anything is served: a broken TLS file is a start-up error, not a server
+    // that refuses every Envoy.
+    let tls = options.xds_tls.clone().map(ReloadingTls::load).transpose()?.map(Arc::new);
     let xds = TcpListener::bind(options.xds)
         .await
         .map_err(|source| ProcessError::XdsListen { address: options.xds, source })?;
@@ -111,10 +121,18 @@ pub async fn run_process(
         clock: Arc::new(certgate_clock::SystemClock),
         is_leader: leadership.is_leader.clone(),
     };
-    let (served, ()) = tokio::join!(
-        serve(xds, cache, xds_metrics, shutdown.clone()),
-        controller.run(shutdown.clone()),
-    );
+    let xds_server = async {
+        match tls {
+            Some(tls) => {
+                serve_tls(xds, tls, cache, xds_metrics, Limits::default(), shutdown.clone()).await
+            }
+            None => {
+                serve_with_limits(xds, cache, xds_metrics, Limits::default(), shutdown.clone())
+                    .await
+            }
+        }
+    };
+    let (served, ()) = tokio::join!(xds_server, controller.run(shutdown.clone()));
     ready.abort();
     leadership.resign().await;
     if let Ok(Err(error)) = endpoints.await {

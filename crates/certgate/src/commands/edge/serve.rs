@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use certgate_edge::controller::{ControllerConfig, ProcessOptions, run_process};
+use certgate_edge::tls::XdsTlsFiles;
 use certgate_ingress::ProcessorConfig;
 use certgate_ingress::envoy::{ListenerOptions, ResourceOptions};
 use certgate_runtime::{LeaseSettings, replica_identity, termination_signal};
@@ -26,11 +27,16 @@ Changes are applied after a 100 ms pause, at most 500 ms after the first pending
 Contour does. Every replica serves xDS; with --leader-elect (the default) only the holder of the
 Lease writes statuses.
 
-The xDS server speaks plain gRPC, without TLS: bind --xds-address to loopback or to a network
-only Envoy reaches (SDS carries the serving certificates' private keys).
+With --xds-tls-cert-file, --xds-tls-key-file and --xds-tls-ca-file (all three or none; Contour's
+--contour-cert-file, --contour-key-file and --contour-cafile are accepted too) the xDS server
+speaks mutual TLS and serves only Envoys presenting a certificate of that CA; the files are
+re-read when they change. Without them it speaks plain gRPC: bind --xds-address to loopback or
+to a network only Envoy reaches (SDS carries the serving certificates' private keys).
 
-  certgate edge serve --xds-address=0.0.0.0 --leader-election-namespace=projectcontour
-  certgate edge bootstrap /config/envoy.json --xds-address=certgate --xds-port=8001
+  certgate edge serve --xds-address=0.0.0.0 --leader-election-namespace=projectcontour \\
+    --xds-tls-cert-file=/certs/tls.crt --xds-tls-key-file=/certs/tls.key --xds-tls-ca-file=/certs/ca.crt
+  certgate edge bootstrap /config/envoy.json --xds-address=certgate --xds-port=8001 \\
+    --envoy-cafile=/certs/ca.crt --envoy-cert-file=/certs/tls.crt --envoy-key-file=/certs/tls.key
 
 Serves /metrics (Prometheus), /healthz and /readyz (ready once the first configuration is
 built) over plain HTTP on --listen. See docs/edge.md.";
@@ -44,6 +50,15 @@ pub struct ServeArgs {
     /// xDS gRPC API port.
     #[arg(long, default_value_t = 8001)]
     pub xds_port: u16,
+    /// The xDS server's certificate (PEM, with its intermediates), for mutual TLS with Envoy.
+    #[arg(long, value_name = "FILE", alias = "contour-cert-file", env = "CONTOUR_CERT_FILE")]
+    pub xds_tls_cert_file: Option<PathBuf>,
+    /// The xDS server's private key (PEM).
+    #[arg(long, value_name = "FILE", alias = "contour-key-file", env = "CONTOUR_KEY_FILE")]
+    pub xds_tls_key_file: Option<PathBuf>,
+    /// The CA whose certificates Envoys must present (PEM).
+    #[arg(long, value_name = "FILE", alias = "contour-cafile", env = "CONTOUR_CAFILE")]
+    pub xds_tls_ca_file: Option<PathBuf>,
     /// Address Envoy's HTTP listener binds.
     #[arg(long, default_value = "0.0.0.0")]
     pub envoy_service_http_address: String,
@@ -110,6 +125,10 @@ pub enum ServeError {
     Signal(#[source] std::io::Error),
     #[error("cannot configure the API client: {0}")]
     Client(String),
+    #[error(
+        "--xds-tls-cert-file, --xds-tls-key-file and --xds-tls-ca-file go together: give all three for mutual TLS, or none"
+    )]
+    PartialTls,
     #[error(transparent)]
     Process(#[from] certgate_edge::controller::ProcessError),
 }
@@ -117,6 +136,7 @@ pub enum ServeError {
 /// Serves until SIGTERM or SIGINT.
 pub fn run_serve(args: &ServeArgs) -> Result<(), ServeError> {
     let _ = rustls::crypto::ring::default_provider().install_default();
+    let options = options(args)?;
     crate::shared::logging::init(args.log_format)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -127,13 +147,21 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), ServeError> {
         let config = client_config(args).await?;
         let client =
             kube::Client::try_from(config).map_err(|e| ServeError::Client(e.to_string()))?;
-        Ok(run_process(client, options(args), signal).await?)
+        Ok(run_process(client, options, signal).await?)
     })
 }
 
-fn options(args: &ServeArgs) -> ProcessOptions {
-    ProcessOptions {
+fn options(args: &ServeArgs) -> Result<ProcessOptions, ServeError> {
+    let xds_tls = match (&args.xds_tls_cert_file, &args.xds_tls_key_file, &args.xds_tls_ca_file) {
+        (None, None, None) => None,
+        (Some(cert), Some(key), Some(client_ca)) => {
+            Some(XdsTlsFiles { cert: cert.clone(), key: key.clone(), client_ca: client_ca.clone() })
+        }
+        _ => return Err(ServeError::PartialTls),
+    };
+    Ok(ProcessOptions {
         xds: SocketAddr::new(args.xds_address, args.xds_port),
+        xds_tls,
         listen: args.listen,
         connections: args.connections.policy(),
         lease: args.leader_elect.then(|| LeaseSettings {
@@ -157,7 +185,7 @@ fn options(args: &ServeArgs) -> ProcessOptions {
                 ..ResourceOptions::default()
             },
         },
-    }
+    })
 }
 
 async fn client_config(args: &ServeArgs) -> Result<kube::Config, ServeError> {
