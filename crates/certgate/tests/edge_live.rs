@@ -117,7 +117,7 @@ fn live_edge(server: Server) {
     dev.ok_with(&["apply", "-f", "-"], Some(&objects(&pki, endpoint, backend.port)));
 
     let ports = EdgePorts { xds: free_port(), http: free_port(), https: free_port() };
-    let edge = edge_serve(&dev.kubeconfig, ports, &["--leader-elect=false"]);
+    let edge = edge_serve(&dev.kubeconfig, ports, &["--leader-elect=false", "--insecure"]);
 
     // Contour's status, written by the controller.
     wait_for(

@@ -116,6 +116,9 @@ pub fn edge_serve(kubeconfig: &Path, ports: EdgePorts, extra: &[&str]) -> Proces
             .args(["--envoy-service-https-address", "127.0.0.1"])
             .args(["--envoy-service-https-port", &port(ports.https)])
             .args(["--listen", "127.0.0.1:0"])
+            .env_remove("CONTOUR_CERT_FILE")
+            .env_remove("CONTOUR_KEY_FILE")
+            .env_remove("CONTOUR_CAFILE")
             .args(extra)
             .env("RUST_LOG", "info"),
     )

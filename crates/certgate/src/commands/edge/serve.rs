@@ -27,14 +27,16 @@ Changes are applied after a 100 ms pause, at most 500 ms after the first pending
 Contour does. Every replica serves xDS; with --leader-elect (the default) only the holder of the
 Lease writes statuses.
 
-With --xds-tls-cert-file, --xds-tls-key-file and --xds-tls-ca-file (all three or none; Contour's
+With --xds-tls-cert-file, --xds-tls-key-file and --xds-tls-ca-file (all three; Contour's
 --contour-cert-file, --contour-key-file and --contour-cafile are accepted too) the xDS server
 speaks mutual TLS and serves only Envoys presenting a certificate of that CA; the files are
-re-read when they change. Without them it speaks plain gRPC: bind --xds-address to loopback or
-to a network only Envoy reaches (SDS carries the serving certificates' private keys).
+re-read when they change. As with Contour, plain gRPC needs --insecure: then bind --xds-address
+to loopback or to a network only Envoy reaches (SDS carries the serving certificates' private
+keys).
 
   certgate edge serve --xds-address=0.0.0.0 --leader-election-namespace=projectcontour \\
-    --xds-tls-cert-file=/certs/tls.crt --xds-tls-key-file=/certs/tls.key --xds-tls-ca-file=/certs/ca.crt
+    --xds-tls-cert-file=/certs/tls.crt --xds-tls-key-file=/certs/tls.key \\
+    --xds-tls-ca-file=/certs/ca.crt
   certgate edge bootstrap /config/envoy.json --xds-address=certgate --xds-port=8001 \\
     --envoy-cafile=/certs/ca.crt --envoy-cert-file=/certs/tls.crt --envoy-key-file=/certs/tls.key
 
@@ -59,6 +61,10 @@ pub struct ServeArgs {
     /// The CA whose certificates Envoys must present (PEM).
     #[arg(long, value_name = "FILE", alias = "contour-cafile", env = "CONTOUR_CAFILE")]
     pub xds_tls_ca_file: Option<PathBuf>,
+    /// Serve xDS over plain gRPC, without TLS (the TLS files are then ignored, as Contour's
+    /// --insecure).
+    #[arg(long)]
+    pub insecure: bool,
     /// Address Envoy's HTTP listener binds.
     #[arg(long, default_value = "0.0.0.0")]
     pub envoy_service_http_address: String,
@@ -125,8 +131,11 @@ pub enum ServeError {
     Signal(#[source] std::io::Error),
     #[error("cannot configure the API client: {0}")]
     Client(String),
+    /// Contour's texts (`verifyTLSFlags`), which name its flags (accepted here as aliases).
+    #[error("no TLS parameters and --insecure not supplied. You must supply one or the other")]
+    NoTls,
     #[error(
-        "--xds-tls-cert-file, --xds-tls-key-file and --xds-tls-ca-file go together: give all three for mutual TLS, or none"
+        "you must supply all three TLS parameters - --contour-cafile, --contour-cert-file, --contour-key-file, or none of them"
     )]
     PartialTls,
     #[error(transparent)]
@@ -152,8 +161,10 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), ServeError> {
 }
 
 fn options(args: &ServeArgs) -> Result<ProcessOptions, ServeError> {
-    let xds_tls = match (&args.xds_tls_cert_file, &args.xds_tls_key_file, &args.xds_tls_ca_file) {
-        (None, None, None) => None,
+    let files = (&args.xds_tls_cert_file, &args.xds_tls_key_file, &args.xds_tls_ca_file);
+    let xds_tls = match files {
+        _ if args.insecure => None,
+        (None, None, None) => return Err(ServeError::NoTls),
         (Some(cert), Some(key), Some(client_ca)) => {
             Some(XdsTlsFiles { cert: cert.clone(), key: key.clone(), client_ca: client_ca.clone() })
         }
