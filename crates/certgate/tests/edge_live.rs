@@ -2,7 +2,8 @@
 //! `clientValidation.{caSecret,crlSecret}` applied with kubectl, the edge controller writing
 //! Contour's status, and a real Envoy (bootstrapped by `certgate edge bootstrap`) enforcing the
 //! client certificates and the CRL that the controller serves it over xDS; a replaced CRL
-//! Secret reaches Envoy.
+//! Secret reaches Envoy. Once over plain gRPC (`--insecure`) and once with mutual TLS between
+//! Envoy and certgate (`--xds-tls-*`, the bootstrap's `--envoy-*`).
 //!
 //! Both API servers, with one difference each forces:
 //! - the sandbox (`certgate dev`) does not serve `discovery.k8s.io/v1` EndpointSlices, so the
@@ -20,7 +21,7 @@ mod revocation_lists;
 use base64::Engine as _;
 use dev_support::{Dev, Server};
 use edge_support::client::{Answer, get};
-use edge_support::pki::{Pki, SERVER_NAME, pki};
+use edge_support::pki::{Pki, SERVER_NAME, pki, xds_files};
 use edge_support::processes::{Backend, EdgePorts, Process, edge_serve, envoy, https};
 use edge_support::{free_port, wait_for};
 
@@ -93,11 +94,47 @@ fn proxy_field(dev: &Dev, path: &str) -> String {
 
 both!(
     fn an_httpproxy_with_a_crl_is_served_by_envoy_and_a_new_crl_reaches_it(server) {
-        live_edge(server)
+        live_edge(server, Xds::Plain)
     }
 );
 
-fn live_edge(server: Server) {
+both!(
+    fn the_same_over_mutual_tls_between_envoy_and_certgate(server) {
+        live_edge(server, Xds::MutualTls)
+    }
+);
+
+/// How Envoy and `certgate edge serve` talk.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Xds {
+    /// `--insecure`.
+    Plain,
+    /// `--xds-tls-*` on the server, `--envoy-*` in the bootstrap.
+    MutualTls,
+}
+
+/// The flags of `certgate edge serve` and of `certgate edge bootstrap` for `xds`.
+fn xds_flags(xds: Xds, dir: &std::path::Path) -> (Vec<String>, Vec<String>) {
+    if xds == Xds::Plain {
+        return (vec!["--insecure".to_owned()], Vec::new());
+    }
+    let files = xds_files(dir);
+    let flag = |name: &str, path: &std::path::Path| format!("--{name}={}", path.display());
+    (
+        vec![
+            flag("xds-tls-cert-file", &files.server_cert),
+            flag("xds-tls-key-file", &files.server_key),
+            flag("xds-tls-ca-file", &files.ca),
+        ],
+        vec![
+            flag("envoy-cafile", &files.ca),
+            flag("envoy-cert-file", &files.envoy_cert),
+            flag("envoy-key-file", &files.envoy_key),
+        ],
+    )
+}
+
+fn live_edge(server: Server, xds: Xds) {
     // Without certgate's webhook and controllers: only the edge runs.
     let dev = server.start_with(&["--no-webhook", "--controllers=-*"]);
     let crds = contour_crds();
@@ -116,8 +153,12 @@ fn live_edge(server: Server) {
         if dev.is_real() { ("192.0.2.1", "") } else { ("127.0.0.1", BACKEND_BODY) };
     dev.ok_with(&["apply", "-f", "-"], Some(&objects(&pki, endpoint, backend.port)));
 
+    let dir = tempfile::Builder::new().prefix("certgate-edge-live-").tempdir().unwrap();
+    let (serve_flags, bootstrap_flags) = xds_flags(xds, dir.path());
     let ports = EdgePorts { xds: free_port(), http: free_port(), https: free_port() };
-    let edge = edge_serve(&dev.kubeconfig, ports, &["--leader-elect=false", "--insecure"]);
+    let mut flags = vec!["--leader-elect=false".to_owned()];
+    flags.extend(serve_flags);
+    let edge = edge_serve(&dev.kubeconfig, ports, &flags);
 
     // Contour's status, written by the controller.
     wait_for(
@@ -138,8 +179,7 @@ fn live_edge(server: Server) {
     );
 
     // A real Envoy configured over xDS: the good client reaches the backend through it.
-    let dir = tempfile::Builder::new().prefix("certgate-edge-live-").tempdir().unwrap();
-    let envoy = envoy(dir.path(), ports.xds);
+    let envoy = envoy(dir.path(), ports.xds, &bootstrap_flags);
     wait_for(
         "Envoy to serve the good client",
         || match get(https(ports), &pki, &pki.good) {

@@ -94,6 +94,37 @@ pub struct Pki {
     pub crl_both: String,
 }
 
+/// The xDS server's and Envoy's certificates for mutual TLS, written as PEM files.
+pub struct XdsFiles {
+    pub ca: std::path::PathBuf,
+    pub server_cert: std::path::PathBuf,
+    pub server_key: std::path::PathBuf,
+    pub envoy_cert: std::path::PathBuf,
+    pub envoy_key: std::path::PathBuf,
+}
+
+/// A CA signing the xDS server's certificate (for `contour`, the name `certgate edge
+/// bootstrap` makes Envoy expect) and Envoy's client certificate, written into `dir`.
+pub fn xds_files(dir: &std::path::Path) -> XdsFiles {
+    let ca = Ca::new("edge live xDS CA");
+    let server =
+        ca.leaf("contour", vec!["contour".to_owned()], 0x7001, ExtendedKeyUsagePurpose::ServerAuth);
+    let envoy =
+        ca.leaf("envoy", vec!["envoy".to_owned()], 0x7002, ExtendedKeyUsagePurpose::ClientAuth);
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    XdsFiles {
+        ca: write("xds-ca.crt", &ca.pem),
+        server_cert: write("xds-server.crt", &server.pem),
+        server_key: write("xds-server.key", &server.key_pem),
+        envoy_cert: write("envoy.crt", &envoy.pem),
+        envoy_key: write("envoy.key", &envoy.key_pem),
+    }
+}
+
 pub fn pki() -> Pki {
     let server_ca = Ca::new("edge live serving CA");
     let client_ca = Ca::new("edge live client CA");

@@ -103,7 +103,7 @@ pub struct EdgePorts {
 }
 
 /// `certgate edge serve` against `kubeconfig`, Envoy's listeners on 127.0.0.1.
-pub fn edge_serve(kubeconfig: &Path, ports: EdgePorts, extra: &[&str]) -> Process {
+pub fn edge_serve(kubeconfig: &Path, ports: EdgePorts, extra: &[String]) -> Process {
     let port = |p: u16| p.to_string();
     spawn(
         "certgate edge serve",
@@ -124,9 +124,10 @@ pub fn edge_serve(kubeconfig: &Path, ports: EdgePorts, extra: &[&str]) -> Proces
     )
 }
 
-/// A real Envoy from `certgate edge bootstrap` (plain xDS to 127.0.0.1:`xds_port`), its
-/// admin interface on a Unix socket in `dir`.
-pub fn envoy(dir: &Path, xds_port: u16) -> Process {
+/// A real Envoy from `certgate edge bootstrap` (xDS at 127.0.0.1:`xds_port`, with
+/// `tls_args`, the bootstrap's `--envoy-*` TLS flags, or none for plain gRPC), its admin
+/// interface on a Unix socket in `dir`.
+pub fn envoy(dir: &Path, xds_port: u16, tls_args: &[String]) -> Process {
     let config: PathBuf = dir.join("envoy.json");
     let admin = dir.join("admin.sock");
     let output = Command::new(env!("CARGO_BIN_EXE_certgate"))
@@ -134,6 +135,7 @@ pub fn envoy(dir: &Path, xds_port: u16) -> Process {
         .arg(&config)
         .args(["--xds-address=127.0.0.1", &format!("--xds-port={xds_port}")])
         .arg(format!("--admin-address={}", admin.display()))
+        .args(tls_args)
         .env_remove("ENVOY_CAFILE")
         .env_remove("ENVOY_CERT_FILE")
         .env_remove("ENVOY_KEY_FILE")
