@@ -191,6 +191,14 @@ fn live_edge(server: Server, xds: Xds) {
         },
         || failure_context(&dev, &[&edge, &envoy]),
     );
+    // The metrics: one valid proxy, and when its CRL must be replaced (its nextUpdate).
+    let metrics = edge.get("/metrics").unwrap_or_default();
+    for line in [
+        "certgate_edge_httpproxies{status=\"valid\"} 1\n",
+        "certgate_edge_crl_next_update_timestamp_seconds{namespace=\"edge\",secret=\"crl\"} 4891363200\n",
+    ] {
+        assert!(metrics.contains(line), "missing {line:?} in\n{metrics}");
+    }
     let revoked = get(https(ports), &pki, &pki.revoked);
     assert!(matches!(revoked, Answer::Refused(_)), "the revoked client is refused: {revoked:?}");
 

@@ -57,6 +57,22 @@ impl Process {
         format!("--- {} log ---\n{}", self.name, &log[start..])
     }
 
+    /// The body of `GET path` on the `/metrics` endpoint `certgate edge serve` logged
+    /// (`serving /metrics … address=HOST:PORT`); `None` until it is logged or when it fails.
+    pub fn get(&self, path: &str) -> Option<String> {
+        let address = {
+            let log = self.log.lock().unwrap_or_else(|e| e.into_inner());
+            let line = log.lines().find(|l| l.contains("serving /metrics"))?.to_owned();
+            let at = line.find("address=")? + "address=".len();
+            line[at..].split_whitespace().next()?.to_owned()
+        };
+        let mut stream = std::net::TcpStream::connect(address).ok()?;
+        write!(stream, "GET {path} HTTP/1.0\r\nHost: localhost\r\n\r\n").ok()?;
+        let mut response = String::new();
+        stream.read_to_string(&mut response).ok()?;
+        Some(response)
+    }
+
     pub fn is_running(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
     }

@@ -39,6 +39,8 @@ pub struct Decision {
     pub writes: Vec<StatusWrite>,
     pub counts: ProxyCounts,
     pub snapshot: Snapshot,
+    /// The CRL Secrets of the served virtual hosts, each once.
+    pub served_crls: Vec<NamespacedName>,
 }
 
 /// Processes the objects as Contour does and builds the snapshot. `now` is written as the
@@ -70,6 +72,16 @@ pub fn decide(
         }
         writes.extend(status_write(proxy, outcome, now));
     }
+    let mut served_crls: Vec<NamespacedName> = processed
+        .vhosts
+        .iter()
+        .filter_map(|v| {
+            let crl = v.tls.as_ref()?.peer_validation.as_ref()?.crl.as_ref()?;
+            Some(crl.0.clone())
+        })
+        .collect();
+    served_crls.sort();
+    served_crls.dedup();
     let resources = build_resources(&processed, &inputs.slices, options);
     let mut builder = SnapshotBuilder::default();
     for (type_url, name, value) in resources.to_xds() {
@@ -78,7 +90,7 @@ pub fn decide(
         };
         builder.add(kind, name, Any { type_url, value })?;
     }
-    Ok(Decision { writes, counts, snapshot: builder.build() })
+    Ok(Decision { writes, counts, snapshot: builder.build(), served_crls })
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! register into the caller's registry. Label values are fixed sets (status names, results),
 //! so no object can grow the series.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::AtomicI64;
 use std::time::Duration;
 
@@ -11,6 +12,8 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
+
+use certgate_ingress::NamespacedName;
 
 use super::decide::ProxyCounts;
 
@@ -22,6 +25,12 @@ const REBUILD_BUCKETS: [f64; 12] =
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct StatusLabel {
     status: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct SecretLabel {
+    namespace: String,
+    secret: String,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -38,6 +47,7 @@ pub struct ControllerMetrics {
     proxies: Family<StatusLabel, Gauge>,
     status_writes: Family<ResultLabel, Counter>,
     leader: Gauge<i64, AtomicI64>,
+    crl_next_update: Family<SecretLabel, Gauge<i64, AtomicI64>>,
 }
 
 impl Default for ControllerMetrics {
@@ -49,6 +59,7 @@ impl Default for ControllerMetrics {
             proxies: Family::default(),
             status_writes: Family::default(),
             leader: Gauge::default(),
+            crl_next_update: Family::default(),
         }
     }
 }
@@ -88,7 +99,22 @@ impl ControllerMetrics {
             "1 while this replica writes HTTPProxy statuses (every replica serves xDS)",
             metrics.leader.clone(),
         );
+        registry.register(
+            "crl_next_update_timestamp_seconds",
+            "Earliest nextUpdate (Unix time) of the CRLs in each served CRL Secret; Envoy refuses clients needing a CRL past it",
+            metrics.crl_next_update.clone(),
+        );
         metrics
+    }
+
+    /// One series per served CRL Secret; Secrets no longer served lose theirs.
+    pub fn set_crl_next_updates(&self, next_updates: &BTreeMap<NamespacedName, i64>) {
+        self.crl_next_update.clear();
+        for (name, at) in next_updates {
+            let label =
+                SecretLabel { namespace: name.namespace.clone(), secret: name.name.clone() };
+            self.crl_next_update.get_or_create(&label).set(*at);
+        }
     }
 
     pub fn rebuilt(&self, elapsed: Duration, counts: ProxyCounts) {
@@ -137,6 +163,8 @@ mod tests {
             .rebuilt(Duration::from_millis(2), ProxyCounts { valid: 2, invalid: 1, orphaned: 0 });
         metrics.status_written(true);
         metrics.set_leader(true);
+        let crl = NamespacedName { namespace: "ns".into(), name: "crl".into() };
+        metrics.set_crl_next_updates(&[(crl, 4_102_444_800)].into_iter().collect());
         let mut text = String::new();
         prometheus_client::encoding::text::encode(&mut text, &registry).unwrap();
         for line in [
@@ -147,6 +175,7 @@ mod tests {
             "certgate_edge_status_writes_total{result=\"ok\"} 1\n",
             "certgate_edge_leader 1\n",
             "certgate_edge_rebuild_duration_seconds_count 1\n",
+            "certgate_edge_crl_next_update_timestamp_seconds{namespace=\"ns\",secret=\"crl\"} 4102444800\n",
         ] {
             assert!(text.contains(line), "missing {line:?} in\n{text}");
         }

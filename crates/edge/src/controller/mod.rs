@@ -5,6 +5,7 @@
 //! - [`objects`]: the watched objects as `certgate-ingress` types;
 //! - [`decide`]: the decision, pure: stores' contents → statuses to write, snapshot to serve;
 //! - [`status`]: write a status only when it differs (Contour's `IsStatusEqual`);
+//! - [`crl_expiry`]: the earliest `nextUpdate` of each served CRL Secret, for a gauge;
 //! - [`debounce`]: Contour's hold-off (100 ms after a change, at most 500 ms);
 //! - [`run`]: the loop: wait for every store's first list, rebuild on each settled change,
 //!   publish into the [`crate::SnapshotCache`], write statuses when leader;
@@ -13,6 +14,7 @@
 //!
 //! docs/edge.md describes the command and its gaps.
 
+pub mod crl_expiry;
 pub mod debounce;
 pub mod decide;
 pub mod leader;

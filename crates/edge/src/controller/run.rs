@@ -3,7 +3,7 @@
 //! that differ.
 
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use certgate_clock::Clock;
@@ -13,6 +13,7 @@ use futures_util::StreamExt as _;
 use kube::api::{Api, DynamicObject, Patch, PatchParams};
 use tokio::sync::watch;
 
+use super::crl_expiry::NextUpdates;
 use super::debounce::{Changes, HOLDOFF, MAX_HOLDOFF};
 use super::decide::{Decision, decide};
 use super::metrics::ControllerMetrics;
@@ -57,8 +58,9 @@ impl Controller {
         }
         tracing::info!("edge caches filled; building the Envoy configuration");
         let _leader_watch = self.watch_leadership(&changes);
+        let next_updates = Arc::new(Mutex::new(NextUpdates::default()));
         loop {
-            self.rebuild(&stores, &changes).await;
+            self.rebuild(&stores, &changes, &next_updates).await;
             tokio::select! {
                 () = changes.settled(HOLDOFF, MAX_HOLDOFF) => {}
                 () = &mut shutdown => return,
@@ -83,18 +85,30 @@ impl Controller {
         }))
     }
 
-    async fn rebuild(&self, stores: &Stores, changes: &Changes) {
+    async fn rebuild(
+        &self,
+        stores: &Stores,
+        changes: &Changes,
+        next_updates: &Arc<Mutex<NextUpdates>>,
+    ) {
         let started = Instant::now();
         let now = self.clock.now_rfc3339();
-        let (stores, config) = (stores.clone(), self.config.clone());
+        let (stores, config, next_updates) =
+            (stores.clone(), self.config.clone(), next_updates.clone());
         // Processing is CPU-bound (a large CRL is hashed and copied); keep it off the
         // threads that serve xDS streams.
         let decided = tokio::task::spawn_blocking(move || {
-            decide(&stores.inputs(), &config.processor, &config.resources, &now)
+            let inputs = stores.inputs();
+            let decision = decide(&inputs, &config.processor, &config.resources, &now)?;
+            let crls = next_updates
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .update(&inputs, &decision.served_crls);
+            Ok::<_, crate::snapshot::SnapshotError>((decision, crls))
         })
         .await;
-        let decision = match decided {
-            Ok(Ok(decision)) => decision,
+        let (decision, crls) = match decided {
+            Ok(Ok(decided)) => decided,
             Ok(Err(error)) => {
                 self.metrics.rebuild_failed();
                 tracing::error!(error = %error, "cannot build the xDS snapshot; serving the previous one");
@@ -106,7 +120,8 @@ impl Controller {
                 return;
             }
         };
-        let Decision { writes, counts, snapshot } = decision;
+        let Decision { writes, counts, snapshot, .. } = decision;
+        self.metrics.set_crl_next_updates(&crls);
         let first = self.cache.current().is_none();
         let published = self.cache.set(snapshot);
         self.metrics.rebuilt(started.elapsed(), counts);
