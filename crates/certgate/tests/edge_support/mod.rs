@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod client;
+pub mod cluster;
 pub mod pki;
 pub mod processes;
 
