@@ -110,4 +110,19 @@ fn leader_election(server: Server) {
         || context(&replicas),
     );
     assert_eq!(proxy_field(&dev, "{.status.conditions[0].errors[0].type}"), "TLSError");
+
+    // SIGTERM stops serving, resigns the Lease and exits 0.
+    let last = replicas.remove(0);
+    let status = last.terminate();
+    assert!(status.success(), "certgate edge serve exited with {status}");
+    let holder = dev.ok(&[
+        "get",
+        "lease",
+        "certgate-edge",
+        "-n",
+        NAMESPACE,
+        "-o",
+        "jsonpath={.spec.holderIdentity}",
+    ]);
+    assert_eq!(holder, "", "the Lease was released");
 }

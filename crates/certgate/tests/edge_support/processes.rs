@@ -73,6 +73,27 @@ impl Process {
         Some(response)
     }
 
+    /// SIGTERM, then the exit status (bounded by [`super::HANG_GUARD`]: a process that does
+    /// not stop is killed and the test fails).
+    pub fn terminate(mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").arg(&pid).status().unwrap();
+        assert!(sent.success(), "kill {pid} failed");
+        let deadline = std::time::Instant::now() + super::HANG_GUARD;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{} did not stop on SIGTERM\n{}",
+                self.name,
+                self.log()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
     pub fn is_running(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
     }
