@@ -138,4 +138,39 @@ fn live_edge(server: Server, xds: Xds) {
         || failure_context(&dev, &[&edge, &envoy]),
     );
     assert_eq!(proxy_field(&dev, "{.status.currentStatus}"), "valid");
+
+    // Back to the first CRL: the good client is served again.
+    dev.ok_with(
+        &["apply", "-f", "-"],
+        Some(&secret("crl", "Opaque", &[("crl.pem", &pki.crl_one)])),
+    );
+    wait_for(
+        "Envoy to serve the good client again",
+        || match get(https(ports), &pki, &pki.good) {
+            Answer::Http { status, .. } if !status.is_empty() => Ok(()),
+            answer => Err(format!("{answer:?}")),
+        },
+        || failure_context(&dev, &[&edge, &envoy]),
+    );
+
+    // The CRL Secret deleted: the HTTPProxy is invalid as Contour reports it, and its virtual
+    // host is no longer served (no filter chain for its SNI: every client is refused).
+    dev.ok(&["delete", "secret", "crl", "-n", edge_support::cluster::NAMESPACE]);
+    wait_for(
+        "the HTTPProxy to be invalid",
+        || match proxy_field(&dev, "{.status.currentStatus}") {
+            invalid if invalid == "invalid" => Ok(()),
+            _ => Err(proxy_field(&dev, "{.status}")),
+        },
+        || failure_context(&dev, &[&edge, &envoy]),
+    );
+    assert_eq!(proxy_field(&dev, "{.status.conditions[0].errors[0].type}"), "TLSError");
+    wait_for(
+        "Envoy to stop serving the virtual host",
+        || match get(https(ports), &pki, &pki.good) {
+            Answer::Refused(_) => Ok(()),
+            answer => Err(format!("{answer:?}")),
+        },
+        || failure_context(&dev, &[&edge, &envoy]),
+    );
 }
