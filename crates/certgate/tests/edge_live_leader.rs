@@ -80,6 +80,44 @@ fn leader_election(server: Server) {
         || context(&replicas),
     );
 
+    // certgate's deeper CRL checks become Warning events on the proxy (status unchanged).
+    let patch_validation = |value: &str| {
+        dev.ok(&[
+            "patch",
+            "httpproxy",
+            "edge",
+            "-n",
+            NAMESPACE,
+            "--type=merge",
+            "-p",
+            &format!(r#"{{"spec":{{"virtualhost":{{"tls":{{"clientValidation":{value}}}}}}}}}"#),
+        ])
+    };
+    patch_validation(r#"{"skipClientCertValidation":true}"#);
+    wait_for(
+        "a CRLWarning event about skipClientCertValidation",
+        || {
+            let notes = dev.ok(&[
+                "get",
+                "events.v1.events.k8s.io",
+                "-n",
+                NAMESPACE,
+                "-o",
+                r#"jsonpath={range .items[?(@.reason=="CRLWarning")]}{.regarding.kind}/{.regarding.name}: {.note}{"\n"}{end}"#,
+            ]);
+            match notes
+                .lines()
+                .any(|l| l.starts_with("HTTPProxy/edge: skipClientCertValidation is true"))
+            {
+                true => Ok(()),
+                false => Err(notes),
+            }
+        },
+        || context(&replicas),
+    );
+    assert_eq!(proxy_field(&dev, "{.status.currentStatus}"), "valid");
+    patch_validation(r#"{"skipClientCertValidation":null}"#);
+
     // The leader dies without releasing the Lease; the standby takes over once it expires
     // and writes the status of the next change.
     drop(replicas.remove(leader));

@@ -11,6 +11,7 @@ use certgate_ingress::{NamespacedName, ProcessorConfig, Secret};
 use envoy_types::pb::google::protobuf::Any;
 
 use super::status::{StatusWrite, status_write};
+use super::warnings::ServedValidation;
 use crate::snapshot::{Snapshot, SnapshotBuilder, SnapshotError, TypeUrl};
 
 /// Everything the decision reads: the watched objects, converted.
@@ -41,6 +42,8 @@ pub struct Decision {
     pub snapshot: Snapshot,
     /// The CRL Secrets of the served virtual hosts, each once.
     pub served_crls: Vec<NamespacedName>,
+    /// The client validation with a CRL of each served root proxy.
+    pub served_validations: Vec<ServedValidation>,
 }
 
 /// Processes the objects as Contour does and builds the snapshot. `now` is written as the
@@ -72,6 +75,20 @@ pub fn decide(
         }
         writes.extend(status_write(proxy, outcome, now));
     }
+    let served_validations: Vec<ServedValidation> = processed
+        .vhosts
+        .iter()
+        .filter_map(|v| {
+            let peer = v.tls.as_ref()?.peer_validation.as_ref()?;
+            Some(ServedValidation {
+                proxy: NamespacedName { namespace: v.namespace.clone(), name: v.name.clone() },
+                crl_secret: peer.crl.as_ref()?.0.clone(),
+                ca_secret: peer.ca.as_ref().map(|(name, _)| name.clone()),
+                only_verify_leaf: peer.only_verify_leaf_cert_crl,
+                skip_client_cert_validation: peer.skip_client_cert_validation,
+            })
+        })
+        .collect();
     let mut served_crls: Vec<NamespacedName> = processed
         .vhosts
         .iter()
@@ -90,7 +107,7 @@ pub fn decide(
         };
         builder.add(kind, name, Any { type_url, value })?;
     }
-    Ok(Decision { writes, counts, snapshot: builder.build(), served_crls })
+    Ok(Decision { writes, counts, snapshot: builder.build(), served_crls, served_validations })
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! - [`decide`]: the decision, pure: stores' contents → statuses to write, snapshot to serve;
 //! - [`status`]: write a status only when it differs (Contour's `IsStatusEqual`);
 //! - [`crl_expiry`]: the earliest `nextUpdate` of each served CRL Secret, for a gauge;
+//! - [`warnings`]: certgate-crl's deeper checks of the served CRLs, published as events;
 //! - [`debounce`]: Contour's hold-off (100 ms after a change, at most 500 ms);
 //! - [`run`]: the loop: wait for every store's first list, rebuild on each settled change,
 //!   publish into the [`crate::SnapshotCache`], write statuses when leader;
@@ -24,6 +25,7 @@ pub mod process;
 pub mod run;
 pub mod status;
 pub mod stores;
+pub mod warnings;
 
 pub use decide::{Decision, Inputs, ProxyCounts, decide};
 pub use metrics::ControllerMetrics;

@@ -4,8 +4,9 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use certgate_runtime::{LeaseSettings, Shutdown};
+use certgate_runtime::{EventSink, LeaseSettings, Shutdown};
 use certgate_serving::{ConnectionPolicy, MetricsText, Readiness, health_routes};
+use kube::runtime::events::Reporter;
 use prometheus_client::registry::Registry;
 use tokio::net::TcpListener;
 
@@ -113,6 +114,11 @@ pub async fn run_process(
             }
         }
     });
+    let client_for_events = client.clone();
+    let identity = match &options.lease {
+        Some(lease) => lease.identity.clone(),
+        None => certgate_runtime::replica_identity(),
+    };
     let controller = Controller {
         client,
         cache: cache.clone(),
@@ -120,6 +126,11 @@ pub async fn run_process(
         metrics,
         clock: Arc::new(certgate_clock::SystemClock),
         is_leader: leadership.is_leader.clone(),
+        events: EventSink::new(
+            client_for_events,
+            Reporter { controller: "certgate-edge".to_owned(), instance: Some(identity) },
+            "edge",
+        ),
     };
     let xds_server = async {
         match tls {

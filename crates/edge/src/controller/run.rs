@@ -6,11 +6,17 @@ use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use std::collections::BTreeMap;
+
 use certgate_clock::Clock;
+use certgate_ingress::NamespacedName;
 use certgate_ingress::ProcessorConfig;
 use certgate_ingress::envoy::ResourceOptions;
+use certgate_runtime::EventSink;
 use futures_util::StreamExt as _;
+use k8s_openapi::api::core::v1::ObjectReference;
 use kube::api::{Api, DynamicObject, Patch, PatchParams};
+use kube::runtime::events::{Event, EventType};
 use tokio::sync::watch;
 
 use super::crl_expiry::NextUpdates;
@@ -20,6 +26,7 @@ use super::metrics::ControllerMetrics;
 use super::objects::httpproxy_resource;
 use super::status::StatusWrite;
 use super::stores::Stores;
+use super::warnings::CrlWarnings;
 use crate::cache::SnapshotCache;
 
 /// Status writes in flight at once.
@@ -27,6 +34,13 @@ const WRITE_CONCURRENCY: usize = 8;
 /// After a failed status write, the next rebuild (which writes what still differs) comes
 /// this much later even if nothing changes.
 const WRITE_RETRY: Duration = Duration::from_secs(2);
+
+/// A rebuild at least this often even without changes: the CRL expiry warnings depend on
+/// the time, not only on the objects.
+const RESYNC: Duration = Duration::from_secs(3600);
+/// The reason of the events carrying certgate-crl's warnings (certgate's own; Contour
+/// records none).
+pub const CRL_WARNING_REASON: &str = "CRLWarning";
 
 /// What shapes the decision beyond the objects.
 #[derive(Clone, Debug, Default)]
@@ -44,6 +58,17 @@ pub struct Controller {
     pub clock: Arc<dyn Clock>,
     /// Whether this replica writes statuses now.
     pub is_leader: watch::Receiver<bool>,
+    /// Where the leader records the CRL warnings on the HTTPProxies.
+    pub events: EventSink,
+}
+
+/// What the loop keeps between rebuilds.
+#[derive(Default)]
+struct LoopState {
+    next_updates: Arc<Mutex<NextUpdates>>,
+    warnings: Arc<Mutex<CrlWarnings>>,
+    /// The warnings last published per proxy, so each set is published once.
+    published: BTreeMap<NamespacedName, Vec<String>>,
 }
 
 impl Controller {
@@ -58,11 +83,12 @@ impl Controller {
         }
         tracing::info!("edge caches filled; building the Envoy configuration");
         let _leader_watch = self.watch_leadership(&changes);
-        let next_updates = Arc::new(Mutex::new(NextUpdates::default()));
+        let mut state = LoopState::default();
         loop {
-            self.rebuild(&stores, &changes, &next_updates).await;
+            self.rebuild(&stores, &changes, &mut state).await;
             tokio::select! {
                 () = changes.settled(HOLDOFF, MAX_HOLDOFF) => {}
+                () = tokio::time::sleep(RESYNC) => {}
                 () = &mut shutdown => return,
             }
         }
@@ -85,16 +111,12 @@ impl Controller {
         }))
     }
 
-    async fn rebuild(
-        &self,
-        stores: &Stores,
-        changes: &Changes,
-        next_updates: &Arc<Mutex<NextUpdates>>,
-    ) {
+    async fn rebuild(&self, stores: &Stores, changes: &Changes, state: &mut LoopState) {
         let started = Instant::now();
         let now = self.clock.now_rfc3339();
-        let (stores, config, next_updates) =
-            (stores.clone(), self.config.clone(), next_updates.clone());
+        let now_unix = certgate_crl::Timestamp::from_system_time(self.clock.now()).unix();
+        let (stores, config) = (stores.clone(), self.config.clone());
+        let (next_updates, warnings) = (state.next_updates.clone(), state.warnings.clone());
         // Processing is CPU-bound (a large CRL is hashed and copied); keep it off the
         // threads that serve xDS streams.
         let decided = tokio::task::spawn_blocking(move || {
@@ -104,10 +126,15 @@ impl Controller {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .update(&inputs, &decision.served_crls);
-            Ok::<_, crate::snapshot::SnapshotError>((decision, crls))
+            let warnings = warnings.lock().unwrap_or_else(PoisonError::into_inner).update(
+                &inputs,
+                &decision.served_validations,
+                now_unix,
+            );
+            Ok::<_, crate::snapshot::SnapshotError>((decision, crls, warnings))
         })
         .await;
-        let (decision, crls) = match decided {
+        let (decision, crls, warnings) = match decided {
             Ok(Ok(decided)) => decided,
             Ok(Err(error)) => {
                 self.metrics.rebuild_failed();
@@ -137,13 +164,55 @@ impl Controller {
         } else {
             tracing::debug!(published, "edge configuration rebuilt, unchanged");
         }
-        if *self.is_leader.borrow() && !writes.is_empty() && !self.write_statuses(writes).await {
+        if !*self.is_leader.borrow() {
+            return;
+        }
+        self.publish_warnings(warnings, &mut state.published).await;
+        if !writes.is_empty() && !self.write_statuses(writes).await {
             let changes = changes.clone();
             tokio::spawn(async move {
                 tokio::time::sleep(WRITE_RETRY).await;
                 changes.changed();
             });
         }
+    }
+
+    /// Records each proxy's CRL warnings as Warning events, once per changed set (events are
+    /// best effort: a failure is logged by the sink).
+    async fn publish_warnings(
+        &self,
+        warnings: BTreeMap<NamespacedName, Vec<String>>,
+        published: &mut BTreeMap<NamespacedName, Vec<String>>,
+    ) {
+        for (proxy, list) in &warnings {
+            if published.get(proxy) == Some(list) {
+                continue;
+            }
+            let regarding = ObjectReference {
+                api_version: Some("projectcontour.io/v1".to_owned()),
+                kind: Some("HTTPProxy".to_owned()),
+                namespace: Some(proxy.namespace.clone()),
+                name: Some(proxy.name.clone()),
+                ..ObjectReference::default()
+            };
+            for warning in list {
+                tracing::warn!(
+                    namespace = %proxy.namespace,
+                    name = %proxy.name,
+                    warning = %warning,
+                    "CRL warning on a served HTTPProxy"
+                );
+                let event = Event {
+                    type_: EventType::Warning,
+                    reason: CRL_WARNING_REASON.to_owned(),
+                    note: Some(warning.clone()),
+                    action: "Validate".to_owned(),
+                    secondary: None,
+                };
+                self.events.publish(&regarding, &event).await;
+            }
+        }
+        *published = warnings;
     }
 
     /// Writes every status; `false` if any write failed for a reason worth retrying.
