@@ -47,7 +47,7 @@ pub enum Command {
     /// Client-certificate revocation for Contour HTTPProxies: inspect CRLs, verify a client, check.
     #[command(long_about = crl::CRL_LONG_ABOUT)]
     Crl(crl::CrlArgs),
-    /// The Contour edge: the Envoy bootstrap for certgate's xDS server.
+    /// The Contour edge: HTTPProxy status and xDS for Envoy (serve), Envoy's bootstrap.
     #[command(long_about = edge::EDGE_LONG_ABOUT)]
     Edge(edge::EdgeArgs),
 }
