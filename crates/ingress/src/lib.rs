@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 pub mod check;
+pub mod crl_warnings;
 pub mod delegation;
 pub mod envoy;
 pub mod error;
@@ -51,6 +52,7 @@ pub mod pem {
 pub use check::{
     CheckOptions, CheckReport, CheckResult, CrlContext, CrlInspector, NoCrlInspection, check,
 };
+pub use crl_warnings::{ServedCrl, crl_warnings};
 pub use delegation::{NamespacedName, delegation_permitted};
 pub use error::IngressError;
 pub use routing::{Processed, Snapshot, process_snapshot};

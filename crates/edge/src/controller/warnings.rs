@@ -9,11 +9,9 @@
 
 use std::collections::BTreeMap;
 
-use certgate_crl::{
-    CaBundle, CheckOptions, CrlBundle, Limits, RevocationMode, Timestamp, Warning, check_bundle,
-};
-use certgate_ingress::NamespacedName;
+use certgate_crl::Timestamp;
 use certgate_ingress::secrets::{CA_CERTIFICATE_KEY, CRL_KEY};
+use certgate_ingress::{NamespacedName, ServedCrl, crl_warnings};
 
 use super::decide::Inputs;
 
@@ -86,42 +84,14 @@ pub fn warnings(
     validation: &ServedValidation,
     now: i64,
 ) -> Vec<String> {
-    let limits = Limits::default();
-    let mut out = Vec::new();
-    if validation.skip_client_cert_validation {
-        out.push(format!(
-            "skipClientCertValidation is true: Envoy uses ACCEPT_UNTRUSTED, so clients are served even when CRL Secret {:?} says they are revoked; set it to false for the CRL to take effect",
-            validation.crl_secret.to_string()
-        ));
-    }
-    let crls = match CrlBundle::parse(crl, &limits) {
-        Ok(crls) => crls,
-        Err(error) => {
-            out.push(format!("CRL Secret {:?}: {error}", validation.crl_secret.to_string()));
-            return out;
-        }
+    let served = ServedCrl {
+        crl_secret: &validation.crl_secret,
+        crl_pem: crl,
+        ca_bundle: ca,
+        only_verify_leaf: validation.only_verify_leaf,
+        skip_client_cert_validation: validation.skip_client_cert_validation,
     };
-    let cas = match ca.map(|pem| CaBundle::parse(pem, &limits)) {
-        None => None,
-        Some(Ok(cas)) => Some(cas),
-        Some(Err(error)) => {
-            out.push(format!("CA bundle: {error}"));
-            return out;
-        }
-    };
-    let options = CheckOptions {
-        mode: RevocationMode::from_only_verify_leaf_cert_crl(validation.only_verify_leaf),
-        ..CheckOptions::new(Timestamp::from_unix(now))
-    };
-    let empty = CaBundle::default();
-    out.extend(
-        check_bundle(&crls, cas.as_ref().unwrap_or(&empty), &options)
-            .iter()
-            // Without a CA Secret there is no trusted CA to relate the CRLs to.
-            .filter(|w| cas.is_some() || !matches!(w, Warning::IssuerNotInBundle { .. }))
-            .map(ToString::to_string),
-    );
-    out
+    crl_warnings(&served, Timestamp::from_unix(now))
 }
 
 #[cfg(test)]

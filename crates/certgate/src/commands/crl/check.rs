@@ -4,11 +4,8 @@
 
 use std::io::{Read, Write};
 
-use certgate_crl::{
-    CaBundle, CheckOptions as CrlCheckOptions, CrlBundle, Limits, RevocationMode, Timestamp,
-    Warning, check_bundle,
-};
-use certgate_ingress::{CheckOptions, CheckResult, CrlContext, check};
+use certgate_crl::Timestamp;
+use certgate_ingress::{CheckOptions, CheckResult, CrlContext, ServedCrl, check, crl_warnings};
 use serde::Serialize;
 
 use super::error::{CrlError, InputError};
@@ -52,45 +49,16 @@ pub fn run(
     Ok(Ok(u8::from(report.results.iter().any(|r| !r.valid))))
 }
 
-/// certgate-crl's warnings for one CRL Secret Contour accepted, checked against the CA
-/// Secret's `ca.crt` in the proxy's mode at `now`.
+/// certgate-crl's warnings for one CRL Secret Contour accepted, at `now`.
 fn inspect(context: &CrlContext<'_>, now: Timestamp) -> Vec<String> {
-    let limits = Limits::default();
-    let mut out = Vec::new();
-    if context.skip_client_cert_validation {
-        out.push(format!(
-            "skipClientCertValidation is true: Envoy uses ACCEPT_UNTRUSTED, so clients are served even when CRL Secret {:?} says they are revoked; set it to false for the CRL to take effect",
-            context.crl_secret.to_string()
-        ));
-    }
-    let crls = match CrlBundle::parse(context.crl_pem, &limits) {
-        Ok(crls) => crls,
-        Err(err) => {
-            out.push(format!("CRL Secret {:?}: {err}", context.crl_secret.to_string()));
-            return out;
-        }
+    let served = ServedCrl {
+        crl_secret: context.crl_secret,
+        crl_pem: context.crl_pem,
+        ca_bundle: context.ca_bundle,
+        only_verify_leaf: context.only_verify_leaf,
+        skip_client_cert_validation: context.skip_client_cert_validation,
     };
-    let cas = match context.ca_bundle.map(|pem| CaBundle::parse(pem, &limits)) {
-        None => None,
-        Some(Ok(cas)) => Some(cas),
-        Some(Err(err)) => {
-            out.push(format!("CA bundle: {err}"));
-            return out;
-        }
-    };
-    let options = CrlCheckOptions {
-        mode: RevocationMode::from_only_verify_leaf_cert_crl(context.only_verify_leaf),
-        ..CrlCheckOptions::new(now)
-    };
-    let empty = CaBundle::default();
-    out.extend(
-        check_bundle(&crls, cas.as_ref().unwrap_or(&empty), &options)
-            .iter()
-            // Without a CA Secret there is no trusted_ca to relate the CRLs to.
-            .filter(|w| cas.is_some() || !matches!(w, Warning::IssuerNotInBundle { .. }))
-            .map(ToString::to_string),
-    );
-    out
+    crl_warnings(&served, now)
 }
 
 fn write_text(out: &mut dyn Write, results: &[CheckResult]) -> std::io::Result<()> {
