@@ -1,0 +1,184 @@
+//! More end-to-end cases of issue #21 for `certgate edge serve` with a real Envoy (the
+//! harness of `edge_live.rs`, plain xDS): an invalid CRL Secret. On the sandbox and on the
+//! real API server, with the same endpoint difference as `edge_live.rs` (the real API server
+//! refuses loopback endpoints, so there the good client gets Envoy's own 503).
+
+mod dev_support;
+mod edge_support;
+mod revocation_lists;
+
+use dev_support::{Dev, Server};
+use edge_support::client::{Answer, get};
+use edge_support::cluster::{
+    BACKEND_BODY, NAMESPACE, b64, failure_context, objects, proxy_field, secret, start,
+};
+use edge_support::pki::{Pki, pki};
+use edge_support::processes::{Backend, EdgePorts, Process, edge_serve, envoy, https};
+use edge_support::{free_port, wait_for};
+
+both!(
+    fn an_invalid_crl_secret_is_nacked_and_envoy_keeps_the_last_good_configuration(server) {
+        invalid_crl_secret(server)
+    }
+);
+
+/// The HTTPProxy of `cluster::objects` served by `certgate edge serve` and a real Envoy.
+struct Live {
+    dev: Dev,
+    pki: Pki,
+    ports: EdgePorts,
+    edge: Process,
+    envoy: Process,
+    _backend: Backend,
+    _dir: tempfile::TempDir,
+}
+
+impl Live {
+    fn start(server: Server) -> Live {
+        let dev = start(server);
+        let pki = pki();
+        let backend = Backend::start(BACKEND_BODY);
+        let endpoint = if dev.is_real() { "192.0.2.1" } else { "127.0.0.1" };
+        dev.ok_with(&["apply", "-f", "-"], Some(&objects(&pki, endpoint, backend.port)));
+        let dir = tempfile::Builder::new().prefix("certgate-edge-cases-").tempdir().unwrap();
+        let ports = EdgePorts { xds: free_port(), http: free_port(), https: free_port() };
+        let flags = ["--leader-elect=false", "--insecure"].map(str::to_owned);
+        let edge = edge_serve(&dev.kubeconfig, ports, &flags);
+        let envoy = envoy(dir.path(), ports.xds, &[]);
+        let live = Live { dev, pki, ports, edge, envoy, _backend: backend, _dir: dir };
+        live.wait_status("valid");
+        live
+    }
+
+    fn context(&self) -> String {
+        failure_context(&self.dev, &[&self.edge, &self.envoy])
+    }
+
+    fn wait_status(&self, status: &str) {
+        wait_for(
+            &format!("the HTTPProxy to be {status}"),
+            || match proxy_field(&self.dev, "{.status.currentStatus}") {
+                seen if seen == status => Ok(()),
+                _ => Err(proxy_field(&self.dev, "{.status}")),
+            },
+            || self.context(),
+        );
+    }
+
+    /// Whether the good client passed client validation: the backend's answer on the
+    /// sandbox, Envoy's 503 on the real API server (its endpoint is never answered).
+    fn served(&self, answer: &Answer) -> bool {
+        match answer {
+            Answer::Http { status, .. } if self.dev.is_real() => status.starts_with("HTTP/1.1 503"),
+            answer => answer.is_ok_with(BACKEND_BODY),
+        }
+    }
+
+    fn wait_good_served(&self, what: &str) {
+        wait_for(
+            what,
+            || match get(https(self.ports), &self.pki, &self.pki.good) {
+                answer if self.served(&answer) => Ok(()),
+                answer => Err(format!("{answer:?}")),
+            },
+            || self.context(),
+        );
+    }
+
+    /// The notes of the `CRLWarning` events on the HTTPProxy, one a line.
+    fn crl_warnings(&self) -> Vec<String> {
+        let notes = self.dev.ok(&[
+            "get",
+            "events.v1.events.k8s.io",
+            "-n",
+            NAMESPACE,
+            "-o",
+            r#"jsonpath={range .items[?(@.reason=="CRLWarning")]}{.regarding.kind}/{.regarding.name}: {.note}{"\n"}{end}"#,
+        ]);
+        notes
+            .lines()
+            .filter_map(|l| l.strip_prefix("HTTPProxy/edge: "))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// The `certgate_xds_nacks_total` lines of `/metrics` with a non-zero count.
+    fn nacks(&self) -> Vec<String> {
+        self.edge
+            .get("/metrics")
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.starts_with("certgate_xds_nacks_total{") && !l.ends_with(" 0"))
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+/// A PEM `X509 CRL` block whose base64 is well formed but whose DER is not a CRL: Contour's
+/// check (PEM framing and block types only, spec §2) accepts it.
+fn garbage_crl_pem() -> String {
+    format!(
+        "-----BEGIN X509 CRL-----\n{}\n-----END X509 CRL-----\n",
+        b64("this is not DER, only bytes in a CRL's PEM block")
+    )
+}
+
+/// A working CRL Secret replaced by one whose `crl.pem` is a PEM block of garbage DER: the
+/// status stays `valid` (Contour's shallow check), Envoy NACKs the listener update that
+/// carries the CRL and keeps serving the last good configuration (the good client still
+/// served, the revoked one still refused), `certgate_xds_nacks_total` counts the NACK, and
+/// certgate's deeper check records a `CRLWarning` event on the HTTPProxy.
+fn invalid_crl_secret(server: Server) {
+    let live = Live::start(server);
+    live.wait_good_served("Envoy to serve the good client");
+    let revoked = get(https(live.ports), &live.pki, &live.pki.revoked);
+    assert!(matches!(revoked, Answer::Refused(_)), "the revoked client is refused: {revoked:?}");
+    assert_eq!(live.nacks(), Vec::<String>::new(), "no NACK before the invalid CRL");
+    let warnings_before = live.crl_warnings();
+
+    live.dev.ok_with(
+        &["apply", "-f", "-"],
+        Some(&secret("crl", "Opaque", &[("crl.pem", &garbage_crl_pem())])),
+    );
+    let nacks = wait_for(
+        "Envoy to NACK the update with the invalid CRL",
+        || match live.nacks() {
+            nacks if !nacks.is_empty() => Ok(nacks),
+            _ => Err(live.edge.get("/metrics").unwrap_or_default()),
+        },
+        || live.context(),
+    );
+    // Contour puts the CA and the CRL inline in the listener's DownstreamTlsContext, so the
+    // listener update is the one rejected.
+    let listener = "certgate_xds_nacks_total{type_url=\"type.googleapis.com/envoy.config.listener.v3.Listener\"} ";
+    assert!(nacks.len() == 1 && nacks[0].starts_with(listener), "only listener NACKs: {nacks:?}");
+    let warning = wait_for(
+        "a CRLWarning event about the invalid CRL",
+        || {
+            let warnings = live.crl_warnings();
+            match warnings.iter().find(|w| !warnings_before.contains(w)) {
+                Some(w) => Ok(w.clone()),
+                None => Err(format!("{warnings:?}")),
+            }
+        },
+        || live.context(),
+    );
+    assert!(
+        warning.starts_with("CRL #1 does not parse (CRL DER is malformed")
+            && warning.ends_with(
+                "Envoy fails to load crl.pem and rejects the TLS context while the HTTPProxy stays Valid; replace the CRL"
+            ),
+        "the CRLWarning names the unparsable CRL: {warning}"
+    );
+    assert_eq!(proxy_field(&live.dev, "{.status.currentStatus}"), "valid");
+    assert_eq!(proxy_field(&live.dev, "{.status.description}"), "Valid HTTPProxy");
+
+    // The last good configuration is still served.
+    let good = get(https(live.ports), &live.pki, &live.pki.good);
+    assert!(live.served(&good), "the good client is still served: {good:?}");
+    let revoked = get(https(live.ports), &live.pki, &live.pki.revoked);
+    assert!(
+        matches!(revoked, Answer::Refused(_)),
+        "the revoked client is still refused: {revoked:?}"
+    );
+}
