@@ -16,7 +16,7 @@ use clap::{ArgAction, Args, ValueEnum};
 
 use crate::controllers::REGISTRY;
 use crate::shared::connections::HttpConnectionArgs;
-use crate::shared::duration::parse_duration;
+use crate::shared::duration::{parse_duration, parse_lease_duration};
 use crate::shared::logging::LogFormatArg;
 
 /// The long help of `certgate controller` (`--help`).
@@ -143,14 +143,6 @@ pub struct ControllerArgs {
     /// `policy-encryption-key` Secret of its namespace), as upstream's flag of this name.
     #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
     pub encryption_key_rotation: u32,
-}
-
-fn parse_lease_duration(text: &str) -> Result<Duration, String> {
-    let duration = parse_duration(text)?;
-    if duration < Duration::from_secs(3) {
-        return Err(format!("{text:?} is too short for a lease; give at least 3s"));
-    }
-    Ok(duration)
 }
 
 #[derive(Debug, thiserror::Error)]

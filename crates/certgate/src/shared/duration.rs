@@ -27,6 +27,16 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     }
 }
 
+/// A leader-election lease duration (`--leader-election-lease-duration`): at least 3 s, so
+/// renewals a third of it before expiry stay possible.
+pub fn parse_lease_duration(text: &str) -> Result<Duration, String> {
+    let duration = parse_duration(text)?;
+    if duration < Duration::from_secs(3) {
+        return Err(format!("{text:?} is too short for a lease; give at least 3s"));
+    }
+    Ok(duration)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,7 +13,7 @@ use certgate_runtime::{LeaseSettings, replica_identity, termination_signal};
 use clap::{ArgAction, Args};
 
 use crate::shared::connections::HttpConnectionArgs;
-use crate::shared::duration::parse_duration;
+use crate::shared::duration::parse_lease_duration;
 use crate::shared::logging::LogFormatArg;
 
 pub const SERVE_LONG_ABOUT: &str = "\
@@ -111,14 +111,6 @@ pub struct ServeArgs {
     /// Timeouts and limits of the --listen endpoints' connections.
     #[command(flatten)]
     pub connections: HttpConnectionArgs,
-}
-
-fn parse_lease_duration(text: &str) -> Result<Duration, String> {
-    let duration = parse_duration(text)?;
-    if duration < Duration::from_secs(3) {
-        return Err(format!("{text:?} is too short for a lease; give at least 3s"));
-    }
-    Ok(duration)
 }
 
 #[derive(Debug, thiserror::Error)]
