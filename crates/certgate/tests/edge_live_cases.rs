@@ -1,5 +1,5 @@
 //! More end-to-end cases of issue #21 for `certgate edge serve` with a real Envoy (the
-//! harness of `edge_live.rs`, plain xDS): an invalid CRL Secret. On the sandbox and on the
+//! harness of `edge_live.rs`, plain xDS): an invalid CRL Secret, an expired CRL. On the sandbox and on the
 //! real API server, with the same endpoint difference as `edge_live.rs` (the real API server
 //! refuses loopback endpoints, so there the good client gets Envoy's own 503).
 
@@ -12,13 +12,19 @@ use edge_support::client::{Answer, get};
 use edge_support::cluster::{
     BACKEND_BODY, NAMESPACE, b64, failure_context, objects, proxy_field, secret, start,
 };
-use edge_support::pki::{Pki, pki};
+use edge_support::pki::{Pki, REVOKED_SERIAL, pki, pki_with_crl};
 use edge_support::processes::{Backend, EdgePorts, Process, edge_serve, envoy, https};
 use edge_support::{free_port, wait_for};
 
 both!(
     fn an_invalid_crl_secret_is_nacked_and_envoy_keeps_the_last_good_configuration(server) {
         invalid_crl_secret(server)
+    }
+);
+
+both!(
+    fn an_expired_crl_stays_valid_and_envoy_refuses_every_client(server) {
+        expired_crl(server)
     }
 );
 
@@ -35,8 +41,11 @@ struct Live {
 
 impl Live {
     fn start(server: Server) -> Live {
+        Live::start_with(server, pki())
+    }
+
+    fn start_with(server: Server, pki: Pki) -> Live {
         let dev = start(server);
-        let pki = pki();
         let backend = Backend::start(BACKEND_BODY);
         let endpoint = if dev.is_real() { "192.0.2.1" } else { "127.0.0.1" };
         dev.ok_with(&["apply", "-f", "-"], Some(&objects(&pki, endpoint, backend.port)));
@@ -181,4 +190,53 @@ fn invalid_crl_secret(server: Server) {
         matches!(revoked, Answer::Refused(_)),
         "the revoked client is still refused: {revoked:?}"
     );
+}
+
+/// A working CRL Secret replaced by a CRL of the same CA whose nextUpdate (2026-01-01) is
+/// past: the status stays `valid` (Contour does not look at CRL dates), Envoy takes the
+/// configuration (no NACK: the CRL parses) and refuses every client, the good one too
+/// (BoringSSL: CRL has expired), and certgate's deeper check records a `CRLWarning` event
+/// naming the expiry; the nextUpdate gauge shows the past date.
+fn expired_crl(server: Server) {
+    let (pki, expired) = pki_with_crl(&[REVOKED_SERIAL], (2025, 1, 1), (2026, 1, 1));
+    let live = Live::start_with(server, pki);
+    live.wait_good_served("Envoy to serve the good client");
+    let warnings_before = live.crl_warnings();
+
+    live.dev
+        .ok_with(&["apply", "-f", "-"], Some(&secret("crl", "Opaque", &[("crl.pem", &expired)])));
+    wait_for(
+        "Envoy to refuse the good client with the expired CRL",
+        || match get(https(live.ports), &live.pki, &live.pki.good) {
+            Answer::Refused(_) => Ok(()),
+            answer => Err(format!("{answer:?}")),
+        },
+        || live.context(),
+    );
+    let revoked = get(https(live.ports), &live.pki, &live.pki.revoked);
+    assert!(matches!(revoked, Answer::Refused(_)), "the revoked client is refused: {revoked:?}");
+    let warning = wait_for(
+        "a CRLWarning event about the expired CRL",
+        || {
+            let warnings = live.crl_warnings();
+            match warnings.iter().find(|w| !warnings_before.contains(w)) {
+                Some(w) => Ok(w.clone()),
+                None => Err(format!("{warnings:?}")),
+            }
+        },
+        || live.context(),
+    );
+    assert!(
+        warning.starts_with(
+            "CRL #1 (issuer CN=edge live client CA) expired: nextUpdate 2026-01-01T00:00:00Z is not after "
+        ) && warning.ends_with("; every handshake needing it will fail; publish a fresh CRL"),
+        "the CRLWarning names the expiry: {warning}"
+    );
+    // The nextUpdate gauge shows the past date (2026-01-01T00:00:00Z).
+    let line = "certgate_edge_crl_next_update_timestamp_seconds{namespace=\"edge\",secret=\"crl\"} 1767225600\n";
+    let metrics = live.edge.get("/metrics").unwrap_or_default();
+    assert!(metrics.contains(line), "missing {line:?} in\n{metrics}");
+    assert_eq!(proxy_field(&live.dev, "{.status.currentStatus}"), "valid");
+    assert_eq!(proxy_field(&live.dev, "{.status.description}"), "Valid HTTPProxy");
+    assert_eq!(live.nacks(), Vec::<String>::new(), "Envoy accepted the expired CRL");
 }

@@ -146,3 +146,30 @@ pub fn pki() -> Pki {
         crl_both: client_ca.crl(&[REVOKED_SERIAL, GOOD_SERIAL], 2),
     }
 }
+
+/// [`pki`] and, beside it, a CRL of the same client CA revoking `serials`, valid from `from`
+/// to `to` (its thisUpdate and nextUpdate), CRL number 3.
+pub fn pki_with_crl(serials: &[u64], from: (i32, u8, u8), to: (i32, u8, u8)) -> (Pki, String) {
+    let server_ca = Ca::new("edge live serving CA");
+    let client_ca = Ca::new("edge live client CA");
+    let client = |cn: &str, serial| {
+        client_ca.leaf(cn, Vec::new(), serial, ExtendedKeyUsagePurpose::ClientAuth)
+    };
+    let kid = client_ca.params.key_identifier(&client_ca.key);
+    let extra = revocation_lists::crl(&client_ca.issuer(), kid, serials, from, to, 3);
+    let pki = Pki {
+        server: server_ca.leaf(
+            SERVER_NAME,
+            vec![SERVER_NAME.to_owned()],
+            0x5001,
+            ExtendedKeyUsagePurpose::ServerAuth,
+        ),
+        server_ca: server_ca.der.clone(),
+        client_ca_pem: client_ca.pem.clone(),
+        good: client("client good", GOOD_SERIAL),
+        revoked: client("client revoked", REVOKED_SERIAL),
+        crl_one: client_ca.crl(&[REVOKED_SERIAL], 1),
+        crl_both: client_ca.crl(&[REVOKED_SERIAL, GOOD_SERIAL], 2),
+    };
+    (pki, extra)
+}
