@@ -1,5 +1,6 @@
 //! More end-to-end cases of issue #21 for `certgate edge serve` with a real Envoy (the
-//! harness of `edge_live.rs`, plain xDS): an invalid CRL Secret, an expired CRL. On the sandbox and on the
+//! harness of `edge_live.rs`, plain xDS): an invalid CRL Secret, an expired CRL, CA and CRL Secrets delegated
+//! from another namespace. On the sandbox and on the
 //! real API server, with the same endpoint difference as `edge_live.rs` (the real API server
 //! refuses loopback endpoints, so there the good client gets Envoy's own 503).
 
@@ -25,6 +26,12 @@ both!(
 both!(
     fn an_expired_crl_stays_valid_and_envoy_refuses_every_client(server) {
         expired_crl(server)
+    }
+);
+
+both!(
+    fn ca_and_crl_secrets_delegated_across_namespaces(server) {
+        delegation_across_namespaces(server)
     }
 );
 
@@ -109,6 +116,14 @@ impl Live {
             .filter_map(|l| l.strip_prefix("HTTPProxy/edge: "))
             .map(str::to_owned)
             .collect()
+    }
+
+    /// The errors of the HTTPProxy's `Valid` condition, `type reason: message` a line.
+    fn errors(&self) -> String {
+        proxy_field(
+            &self.dev,
+            r#"{range .status.conditions[0].errors[*]}{.type} {.reason}: {.message}{"\n"}{end}"#,
+        )
     }
 
     /// The `certgate_xds_nacks_total` lines of `/metrics` with a non-zero count.
@@ -239,4 +254,107 @@ fn expired_crl(server: Server) {
     assert_eq!(proxy_field(&live.dev, "{.status.currentStatus}"), "valid");
     assert_eq!(proxy_field(&live.dev, "{.status.description}"), "Valid HTTPProxy");
     assert_eq!(live.nacks(), Vec::<String>::new(), "Envoy accepted the expired CRL");
+}
+
+/// The namespace holding the delegated CA and CRL Secrets.
+const CERTS: &str = "certs";
+
+/// The CA and CRL Secrets moved to another namespace and referenced as `certs/name`: without
+/// a TLSCertificateDelegation the HTTPProxy is invalid with Contour's texts (the CA Secret's
+/// error; with only the CA delegated, the CRL Secret's) and Envoy stops serving its virtual
+/// host; with one permitting the proxy's namespace it is valid again and
+/// enforced (the revoked client refused, and the delegated CRL Secret replaced by one revoking
+/// the good client too, the good client refused).
+fn delegation_across_namespaces(server: Server) {
+    let live = Live::start(server);
+    live.wait_good_served("Envoy to serve the good client");
+    let elsewhere = |text: String| text.replace("namespace: edge\n", "namespace: certs\n");
+    let pki = &live.pki;
+    let objects = [
+        format!("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {CERTS}\n"),
+        elsewhere(secret("client-ca", "Opaque", &[("ca.crt", &pki.client_ca_pem)])),
+        elsewhere(secret("crl", "Opaque", &[("crl.pem", &pki.crl_one)])),
+    ]
+    .join("---\n");
+    live.dev.ok_with(&["apply", "-f", "-"], Some(&objects));
+    live.dev.ok(&[
+        "patch",
+        "httpproxy",
+        "edge",
+        "-n",
+        NAMESPACE,
+        "--type=merge",
+        "-p",
+        r#"{"spec":{"virtualhost":{"tls":{"clientValidation":{"caSecret":"certs/client-ca","crlSecret":"certs/crl"}}}}}"#,
+    ]);
+    live.wait_status("invalid");
+    assert_eq!(
+        live.errors(),
+        "TLSError DelegationNotPermitted: Spec.VirtualHost.TLS CA Secret \"certs/client-ca\" is invalid: certificate delegation not permitted\n"
+    );
+    assert_eq!(
+        proxy_field(
+            &live.dev,
+            "{.status.description}|{.status.conditions[0].type} {.status.conditions[0].status} {.status.conditions[0].reason} {.status.conditions[0].message}"
+        ),
+        "At least one error present, see Errors for details|Valid False ErrorPresent At least one error present, see Errors for details"
+    );
+    wait_for(
+        "Envoy to stop serving the virtual host",
+        || match get(https(live.ports), pki, &pki.good) {
+            Answer::Refused(_) => Ok(()),
+            answer => Err(format!("{answer:?}")),
+        },
+        || live.context(),
+    );
+
+    // The CA delegated, not yet the CRL: Contour checks the CA Secret first, then the CRL
+    // Secret, and reports the first error.
+    live.dev.ok_with(&["apply", "-f", "-"], Some(&delegation(&["client-ca"])));
+    wait_for(
+        "the CRL Secret's delegation error",
+        || match live.errors() {
+            errors if errors.contains("CRL Secret") => Ok(()),
+            errors => Err(errors),
+        },
+        || live.context(),
+    );
+    assert_eq!(
+        live.errors(),
+        "TLSError DelegationNotPermitted: Spec.VirtualHost.TLS CRL Secret \"certs/crl\" is invalid: certificate delegation not permitted\n"
+    );
+    assert_eq!(proxy_field(&live.dev, "{.status.currentStatus}"), "invalid");
+
+    live.dev.ok_with(&["apply", "-f", "-"], Some(&delegation(&["client-ca", "crl"])));
+    live.wait_status("valid");
+    assert_eq!(proxy_field(&live.dev, "{.status.description}"), "Valid HTTPProxy");
+    live.wait_good_served("Envoy to serve the good client with the delegated Secrets");
+    let revoked = get(https(live.ports), pki, &pki.revoked);
+    assert!(matches!(revoked, Answer::Refused(_)), "the revoked client is refused: {revoked:?}");
+
+    // The delegated CRL is the one enforced: replaced by one revoking the good client too.
+    live.dev.ok_with(
+        &["apply", "-f", "-"],
+        Some(&elsewhere(secret("crl", "Opaque", &[("crl.pem", &pki.crl_both)]))),
+    );
+    wait_for(
+        "Envoy to refuse the good client after the delegated CRL update",
+        || match get(https(live.ports), pki, &pki.good) {
+            Answer::Refused(_) => Ok(()),
+            answer => Err(format!("{answer:?}")),
+        },
+        || live.context(),
+    );
+    assert_eq!(proxy_field(&live.dev, "{.status.currentStatus}"), "valid");
+}
+
+/// A TLSCertificateDelegation in [`CERTS`] permitting [`NAMESPACE`] to use `secrets`.
+fn delegation(secrets: &[&str]) -> String {
+    let mut out = format!(
+        "apiVersion: projectcontour.io/v1\nkind: TLSCertificateDelegation\nmetadata:\n  namespace: {CERTS}\n  name: client-validation\nspec:\n  delegations:\n"
+    );
+    for name in secrets {
+        out.push_str(&format!("  - secretName: {name}\n    targetNamespaces: [{NAMESPACE}]\n"));
+    }
+    out
 }
