@@ -1,6 +1,6 @@
 //! More end-to-end cases of issue #21 for `certgate edge serve` with a real Envoy (the
 //! harness of `edge_live.rs`, plain xDS): an invalid CRL Secret, an expired CRL, CA and CRL Secrets delegated
-//! from another namespace. On the sandbox and on the
+//! from another namespace, leaf-only CRL checking with an intermediate CA. On the sandbox and on the
 //! real API server, with the same endpoint difference as `edge_live.rs` (the real API server
 //! refuses loopback endpoints, so there the good client gets Envoy's own 503).
 
@@ -9,11 +9,11 @@ mod edge_support;
 mod revocation_lists;
 
 use dev_support::{Dev, Server};
-use edge_support::client::{Answer, get};
+use edge_support::client::{Answer, get, get_with_chain};
 use edge_support::cluster::{
     BACKEND_BODY, NAMESPACE, b64, failure_context, objects, proxy_field, secret, start,
 };
-use edge_support::pki::{Pki, REVOKED_SERIAL, pki, pki_with_crl};
+use edge_support::pki::{Pki, REVOKED_SERIAL, pki, pki_with_crl, pki_with_intermediate};
 use edge_support::processes::{Backend, EdgePorts, Process, edge_serve, envoy, https};
 use edge_support::{free_port, wait_for};
 
@@ -32,6 +32,12 @@ both!(
 both!(
     fn ca_and_crl_secrets_delegated_across_namespaces(server) {
         delegation_across_namespaces(server)
+    }
+);
+
+both!(
+    fn leaf_only_mode_needs_only_the_intermediate_crl(server) {
+        leaf_only_mode(server)
     }
 );
 
@@ -357,4 +363,60 @@ fn delegation(secrets: &[&str]) -> String {
         out.push_str(&format!("  - secretName: {name}\n    targetNamespaces: [{NAMESPACE}]\n"));
     }
     out
+}
+
+/// A client chain root → intermediate → client, the CA Secret holding the root, the CRL
+/// Secret only the intermediate's CRL. With `crlOnlyVerifyLeafCert: true` Envoy checks only
+/// the client's certificate against a CRL: the good client is served, the revoked one
+/// refused. Back to the full chain check (`crlOnlyVerifyLeafCert: false`), the intermediate
+/// itself needs the root's CRL, which is missing, so Envoy refuses every client while the
+/// status stays `valid` (Contour does not compare the CRLs with the chain).
+///
+/// The intermediate is not in `ca.crt` (the client sends it): BoringSSL still finds and uses
+/// its CRL in leaf-only mode. certgate's `CRLWarning`s for this bundle say otherwise ("no CA
+/// in ca.crt has that subject: BoringSSL never uses it"), so they are not asserted here.
+fn leaf_only_mode(server: Server) {
+    let (pki, intermediate) = pki_with_intermediate();
+    let live = Live::start_with(server, pki);
+    let chain = [intermediate];
+    let patch = |value: bool| {
+        live.dev.ok(&[
+            "patch",
+            "httpproxy",
+            "edge",
+            "-n",
+            NAMESPACE,
+            "--type=merge",
+            "-p",
+            &format!(
+                r#"{{"spec":{{"virtualhost":{{"tls":{{"clientValidation":{{"crlOnlyVerifyLeafCert":{value}}}}}}}}}}}"#
+            ),
+        ])
+    };
+    let pki = &live.pki;
+    patch(true);
+    wait_for(
+        "Envoy to serve the good client in leaf-only mode",
+        || match get_with_chain(https(live.ports), pki, &pki.good, &chain) {
+            answer if live.served(&answer) => Ok(()),
+            answer => Err(format!("{answer:?}")),
+        },
+        || live.context(),
+    );
+    assert_eq!(proxy_field(&live.dev, "{.status.currentStatus}"), "valid");
+    let revoked = get_with_chain(https(live.ports), pki, &pki.revoked, &chain);
+    assert!(matches!(revoked, Answer::Refused(_)), "the revoked client is refused: {revoked:?}");
+
+    patch(false);
+    wait_for(
+        "Envoy to refuse the good client with the full chain checked",
+        || match get_with_chain(https(live.ports), pki, &pki.good, &chain) {
+            Answer::Refused(_) => Ok(()),
+            answer => Err(format!("{answer:?}")),
+        },
+        || live.context(),
+    );
+    let revoked = get_with_chain(https(live.ports), pki, &pki.revoked, &chain);
+    assert!(matches!(revoked, Answer::Refused(_)), "the revoked client is refused: {revoked:?}");
+    assert_eq!(proxy_field(&live.dev, "{.status.currentStatus}"), "valid");
 }

@@ -173,3 +173,40 @@ pub fn pki_with_crl(serials: &[u64], from: (i32, u8, u8), to: (i32, u8, u8)) -> 
     };
     (pki, extra)
 }
+
+/// A client CA chain root → intermediate → clients: a [`Pki`] whose `client_ca_pem` is the
+/// root alone, whose `good` and `revoked` clients are issued by the intermediate and whose
+/// `crl_one` and `crl_both` are the intermediate's CRLs (the root has none); beside it the
+/// intermediate's certificate, which the clients present after their own.
+pub fn pki_with_intermediate() -> (Pki, CertificateDer<'static>) {
+    let server_ca = Ca::new("edge live serving CA");
+    let root = Ca::new("edge live client root CA");
+    let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    params.distinguished_name.push(DnType::CommonName, "edge live client intermediate CA");
+    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+    params.not_before = date_time_ymd(START.0, START.1, START.2);
+    params.not_after = date_time_ymd(LONG.0, LONG.1, LONG.2);
+    params.serial_number = Some(SerialNumber::from(2u64));
+    let key = KeyPair::generate().unwrap();
+    let cert = params.signed_by(&key, &root.issuer()).unwrap();
+    let intermediate = Ca { pem: cert.pem(), der: cert.der().clone(), params, key };
+    let client = |cn: &str, serial| {
+        intermediate.leaf(cn, Vec::new(), serial, ExtendedKeyUsagePurpose::ClientAuth)
+    };
+    let pki = Pki {
+        server: server_ca.leaf(
+            SERVER_NAME,
+            vec![SERVER_NAME.to_owned()],
+            0x5001,
+            ExtendedKeyUsagePurpose::ServerAuth,
+        ),
+        server_ca: server_ca.der.clone(),
+        client_ca_pem: root.pem.clone(),
+        good: client("client good", GOOD_SERIAL),
+        revoked: client("client revoked", REVOKED_SERIAL),
+        crl_one: intermediate.crl(&[REVOKED_SERIAL], 1),
+        crl_both: intermediate.crl(&[REVOKED_SERIAL, GOOD_SERIAL], 2),
+    };
+    (pki, intermediate.der.clone())
+}
