@@ -29,44 +29,7 @@ impl Answer {
 
 /// `GET /` to `addr` over TLS, presenting `client`.
 pub fn get(addr: SocketAddr, pki: &Pki, client: &Leaf) -> Answer {
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let mut roots = rustls::RootCertStore::empty();
-    roots.add(pki.server_ca.clone()).unwrap();
-    let config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_root_certificates(roots)
-        .with_client_auth_cert(
-            vec![client.der.clone()],
-            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(client.key_der.clone())),
-        )
-        .unwrap();
-    let name = ServerName::try_from(SERVER_NAME).unwrap();
-    let mut conn = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
-    let mut socket = match TcpStream::connect_timeout(&addr, IO_TIMEOUT) {
-        Ok(socket) => socket,
-        Err(err) => return Answer::Refused(format!("connect: {err}")),
-    };
-    socket.set_read_timeout(Some(IO_TIMEOUT)).unwrap();
-    socket.set_write_timeout(Some(IO_TIMEOUT)).unwrap();
-    let mut tls = rustls::Stream::new(&mut conn, &mut socket);
-    let request = format!("GET / HTTP/1.1\r\nHost: {SERVER_NAME}\r\nConnection: close\r\n\r\n");
-    if let Err(err) = tls.write_all(request.as_bytes()).and_then(|()| tls.flush()) {
-        return Answer::Refused(format!("write: {err}"));
-    }
-    let mut response = Vec::new();
-    let read = tls.read_to_end(&mut response);
-    let response = String::from_utf8_lossy(&response).into_owned();
-    match response.split_once("\r\n\r\n") {
-        Some((head, body)) => Answer::Http {
-            status: head.lines().next().unwrap_or_default().to_owned(),
-            body: body.to_owned(),
-        },
-        None => Answer::Refused(match read {
-            Err(err) => format!("read: {err}"),
-            Ok(_) => format!("no HTTP answer: {response:?}"),
-        }),
-    }
+    get_with_chain(addr, pki, client, &[])
 }
 
 /// [`get`], `client` presenting `chain` (its issuers) after its own certificate.

@@ -126,11 +126,15 @@ pub fn xds_files(dir: &std::path::Path) -> XdsFiles {
 }
 
 pub fn pki() -> Pki {
-    let server_ca = Ca::new("edge live serving CA");
     let client_ca = Ca::new("edge live client CA");
-    let client = |cn: &str, serial| {
-        client_ca.leaf(cn, Vec::new(), serial, ExtendedKeyUsagePurpose::ClientAuth)
-    };
+    issued_by(&client_ca, &client_ca.pem)
+}
+
+/// A [`Pki`] whose clients and CRLs come from `issuer`, trusted through `client_ca_pem`.
+fn issued_by(issuer: &Ca, client_ca_pem: &str) -> Pki {
+    let server_ca = Ca::new("edge live serving CA");
+    let client =
+        |cn: &str, serial| issuer.leaf(cn, Vec::new(), serial, ExtendedKeyUsagePurpose::ClientAuth);
     Pki {
         server: server_ca.leaf(
             SERVER_NAME,
@@ -139,39 +143,21 @@ pub fn pki() -> Pki {
             ExtendedKeyUsagePurpose::ServerAuth,
         ),
         server_ca: server_ca.der.clone(),
-        client_ca_pem: client_ca.pem.clone(),
+        client_ca_pem: client_ca_pem.to_owned(),
         good: client("client good", GOOD_SERIAL),
         revoked: client("client revoked", REVOKED_SERIAL),
-        crl_one: client_ca.crl(&[REVOKED_SERIAL], 1),
-        crl_both: client_ca.crl(&[REVOKED_SERIAL, GOOD_SERIAL], 2),
+        crl_one: issuer.crl(&[REVOKED_SERIAL], 1),
+        crl_both: issuer.crl(&[REVOKED_SERIAL, GOOD_SERIAL], 2),
     }
 }
 
 /// [`pki`] and, beside it, a CRL of the same client CA revoking `serials`, valid from `from`
 /// to `to` (its thisUpdate and nextUpdate), CRL number 3.
 pub fn pki_with_crl(serials: &[u64], from: (i32, u8, u8), to: (i32, u8, u8)) -> (Pki, String) {
-    let server_ca = Ca::new("edge live serving CA");
     let client_ca = Ca::new("edge live client CA");
-    let client = |cn: &str, serial| {
-        client_ca.leaf(cn, Vec::new(), serial, ExtendedKeyUsagePurpose::ClientAuth)
-    };
     let kid = client_ca.params.key_identifier(&client_ca.key);
     let extra = revocation_lists::crl(&client_ca.issuer(), kid, serials, from, to, 3);
-    let pki = Pki {
-        server: server_ca.leaf(
-            SERVER_NAME,
-            vec![SERVER_NAME.to_owned()],
-            0x5001,
-            ExtendedKeyUsagePurpose::ServerAuth,
-        ),
-        server_ca: server_ca.der.clone(),
-        client_ca_pem: client_ca.pem.clone(),
-        good: client("client good", GOOD_SERIAL),
-        revoked: client("client revoked", REVOKED_SERIAL),
-        crl_one: client_ca.crl(&[REVOKED_SERIAL], 1),
-        crl_both: client_ca.crl(&[REVOKED_SERIAL, GOOD_SERIAL], 2),
-    };
-    (pki, extra)
+    (issued_by(&client_ca, &client_ca.pem), extra)
 }
 
 /// A client CA chain root → intermediate → clients: a [`Pki`] whose `client_ca_pem` is the
@@ -179,7 +165,6 @@ pub fn pki_with_crl(serials: &[u64], from: (i32, u8, u8), to: (i32, u8, u8)) -> 
 /// `crl_one` and `crl_both` are the intermediate's CRLs (the root has none); beside it the
 /// intermediate's certificate, which the clients present after their own.
 pub fn pki_with_intermediate() -> (Pki, CertificateDer<'static>) {
-    let server_ca = Ca::new("edge live serving CA");
     let root = Ca::new("edge live client root CA");
     let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
     params.distinguished_name.push(DnType::CommonName, "edge live client intermediate CA");
@@ -191,22 +176,6 @@ pub fn pki_with_intermediate() -> (Pki, CertificateDer<'static>) {
     let key = KeyPair::generate().unwrap();
     let cert = params.signed_by(&key, &root.issuer()).unwrap();
     let intermediate = Ca { pem: cert.pem(), der: cert.der().clone(), params, key };
-    let client = |cn: &str, serial| {
-        intermediate.leaf(cn, Vec::new(), serial, ExtendedKeyUsagePurpose::ClientAuth)
-    };
-    let pki = Pki {
-        server: server_ca.leaf(
-            SERVER_NAME,
-            vec![SERVER_NAME.to_owned()],
-            0x5001,
-            ExtendedKeyUsagePurpose::ServerAuth,
-        ),
-        server_ca: server_ca.der.clone(),
-        client_ca_pem: root.pem.clone(),
-        good: client("client good", GOOD_SERIAL),
-        revoked: client("client revoked", REVOKED_SERIAL),
-        crl_one: intermediate.crl(&[REVOKED_SERIAL], 1),
-        crl_both: intermediate.crl(&[REVOKED_SERIAL, GOOD_SERIAL], 2),
-    };
+    let pki = issued_by(&intermediate, &root.pem);
     (pki, intermediate.der.clone())
 }
