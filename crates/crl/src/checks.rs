@@ -72,8 +72,11 @@ pub enum Warning {
         #[serde(serialize_with = "display")]
         error: CrlParseError,
     },
+    /// Not an error: the issuer may be an intermediate that clients send in the handshake
+    /// (ca.crt holding only the root is a normal deployment), which BoringSSL adds to the path
+    /// and then checks against this CRL. Offline, only its signature is unknowable.
     #[error(
-        "CRL #{crl} claims issuer {issuer} but no CA in ca.crt has that subject: BoringSSL never uses it and clients whose chain needs it fail; add the issuing CA to ca.crt or remove the CRL"
+        "CRL #{crl} (issuer {issuer}) is not from a CA in ca.crt, so its signature cannot be verified offline: Envoy uses it only for clients that send {issuer} in their handshake as an intermediate chaining to ca.crt; keep it if they do (and make sure that intermediate's current key signed it), remove it if none do"
     )]
     IssuerNotInBundle { crl: usize, issuer: String },
     #[error(
@@ -106,6 +109,8 @@ pub enum Warning {
         "CA #{ca} ({subject}) has no CRL issued by it: with full-chain checking Envoy rejects every client whose path includes it as \"unknown certificate authority\"; add its CRL (an empty one is fine) or set crlOnlyVerifyLeafCert"
     )]
     MissingCrlForCa { ca: usize, subject: String },
+    /// Leaf-only mode. Not raised when crl.pem holds a CRL from an issuer outside ca.crt: the
+    /// clients then likely send the intermediate that issues them (see `IssuerNotInBundle`).
     #[error(
         "CA #{ca} ({subject}) issues no other CA of the bundle, so it likely issues client certificates, but has no CRL: in leaf-only mode its clients fail as \"unknown certificate authority\"; add its CRL"
     )]
@@ -282,6 +287,12 @@ fn check_coverage(crls: &CrlBundle, cas: &CaBundle, mode: RevocationMode, out: &
     let cas_parsed: Vec<_> = cas.parsed().collect();
     let has_own_crl =
         |subject_der: &[u8]| crls.parsed().any(|(_, c)| c.issuer_der() == subject_der);
+    // A CRL from an issuer outside ca.crt is most likely from an intermediate the clients
+    // send. Then the CAs of ca.crt that issue no other CA of the bundle may well issue only
+    // such intermediates, so guessing that they issue client certificates is unfounded.
+    let crl_from_outside = crls
+        .parsed()
+        .any(|(_, c)| !cas_parsed.iter().any(|(_, ca)| ca.subject_der == c.issuer_der()));
     for (number, ca) in &cas_parsed {
         match mode {
             RevocationMode::FullChain => {
@@ -301,7 +312,7 @@ fn check_coverage(crls: &CrlBundle, cas: &CaBundle, mode: RevocationMode, out: &
                 let issues_a_ca = cas_parsed
                     .iter()
                     .any(|(m, o)| m != number && !o.self_issued && o.issuer_der == ca.subject_der);
-                if !issues_a_ca && !has_own_crl(&ca.subject_der) {
+                if !issues_a_ca && !crl_from_outside && !has_own_crl(&ca.subject_der) {
                     out.push(Warning::MissingCrlForLeafIssuer {
                         ca: *number,
                         subject: ca.subject.clone(),

@@ -45,6 +45,33 @@ fn missing_coverage_in_full_chain_and_leaf_only_modes() {
     );
 }
 
+/// ca.crt holds only the root; clients send the intermediate, whose CRL is in crl.pem. That
+/// CRL's signature is unknowable offline (advice, not a claim that it is unused), and in
+/// leaf-only mode the root is not taken for the issuer of client certificates.
+#[test]
+fn crl_of_an_intermediate_outside_the_bundle() {
+    let root = root("root-ca");
+    let inter = intermediate("sub-ca", 2, &root);
+    let cas = parse_cas(&[&root.pem]);
+    let advice = Warning::IssuerNotInBundle { crl: 1, issuer: "O=certgate tests,CN=sub-ca".into() };
+    let text = advice.to_string();
+    assert!(text.contains("cannot be verified offline") && !text.contains("never uses"), "{text}");
+
+    let with_root = parse_crls(&[&fresh_crl(&inter, &[]), &fresh_crl(&root, &[])]);
+    for mode in [RevocationMode::FullChain, RevocationMode::LeafOnly] {
+        assert_eq!(check_bundle(&with_root, &cas, &opts(mode)), vec![advice.clone()], "{mode:?}");
+    }
+    let without_root = parse_crls(&[&fresh_crl(&inter, &[])]);
+    assert_eq!(
+        check_bundle(&without_root, &cas, &opts(RevocationMode::FullChain)),
+        vec![
+            advice.clone(),
+            Warning::MissingCrlForCa { ca: 1, subject: "O=certgate tests,CN=root-ca".into() }
+        ]
+    );
+    assert_eq!(check_bundle(&without_root, &cas, &opts(RevocationMode::LeafOnly)), vec![advice]);
+}
+
 #[test]
 fn intermediate_without_its_issuer() {
     let root = root("root-ca");
