@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use certgate_ingress::envoy::xds_types::*;
 use certgate_ingress::envoy::{
-    EnvoyResources, ResourceOptions, TranslateOptions, build_resources, downstream_tls_context,
+    EnvoyResources, ResourceOptions, TranslateOptions, ValidationDelivery, build_resources,
+    downstream_tls_context,
 };
 use certgate_ingress::routing::{Snapshot, process_snapshot};
 use certgate_ingress::types::{EndpointSlice, KubeService, Secret as KubeSecret};
@@ -18,6 +19,14 @@ use prost::{Message, Name};
 use serde_json::json;
 
 fn build() -> (EnvoyResources, certgate_ingress::routing::Processed) {
+    build_with(&ResourceOptions::default(), None)
+}
+
+/// The resources with `options`, and with `crl.pem` of the CRL Secret replaced by `crl`.
+fn build_with(
+    options: &ResourceOptions,
+    crl: Option<&[u8]>,
+) -> (EnvoyResources, certgate_ingress::routing::Processed) {
     let secret_values = [
         common::serving_secret("default", "server"),
         common::ca_secret("default", "ca"),
@@ -26,7 +35,10 @@ fn build() -> (EnvoyResources, certgate_ingress::routing::Processed) {
     let secrets: BTreeMap<NamespacedName, KubeSecret> = secret_values
         .iter()
         .map(|v| {
-            let s = KubeSecret::from_value(v).unwrap();
+            let mut s = KubeSecret::from_value(v).unwrap();
+            if let (Some(crl), "crl") = (crl, s.name.as_str()) {
+                s.data.insert("crl.pem".to_string(), crl.to_vec());
+            }
             (NamespacedName::new(&s.namespace, &s.name), s)
         })
         .collect();
@@ -82,7 +94,7 @@ fn build() -> (EnvoyResources, certgate_ingress::routing::Processed) {
     for outcome in &processed.outcomes {
         assert!(outcome.status.is_valid(), "{}: {:?}", outcome.name, outcome.status.errors());
     }
-    (build_resources(&processed, &slices, &ResourceOptions::default()), processed)
+    (build_resources(&processed, &slices, options), processed)
 }
 
 fn names<M>(items: &[(String, M)]) -> Vec<&str> {
@@ -306,4 +318,97 @@ fn xds_encoding_decodes_back() {
     assert_eq!(xds[0].0, "type.googleapis.com/envoy.config.listener.v3.Listener");
     // Same input, same bytes: stable order for xDS versioning.
     assert_eq!(build().0.to_xds(), xds);
+}
+
+fn sds_options() -> ResourceOptions {
+    ResourceOptions {
+        translate: TranslateOptions { validation: ValidationDelivery::Sds, ..Default::default() },
+        ..ResourceOptions::default()
+    }
+}
+
+fn chain_context(resources: &EnvoyResources, sni: &str) -> DownstreamTlsContext {
+    let https = &resources.listeners.iter().find(|(n, _)| n == "ingress_https").unwrap().1;
+    let chain = https
+        .filter_chains
+        .iter()
+        .find(|c| c.filter_chain_match.as_ref().unwrap().server_names[0] == sni)
+        .unwrap();
+    let Some(SocketConfig::TypedConfig(any)) =
+        chain.transport_socket.as_ref().unwrap().config_type.clone()
+    else {
+        panic!("no tls context")
+    };
+    unpack(&any)
+}
+
+#[test]
+fn sds_delivery_puts_the_validation_context_in_a_secret_named_after_the_host() {
+    use envoy_types::pb::envoy::extensions::transport_sockets::tls::v3::common_tls_context::ValidationContextType;
+    let (inline, processed) = build();
+    let (sds, _) = build_with(&sds_options(), None);
+
+    // The chain refers to `client-validation/<fqdn>` through the same config source as its
+    // serving certificate; nothing else in the context changes.
+    let mut context = chain_context(&sds, "web.example.com");
+    let common = context.common_tls_context.as_mut().unwrap();
+    let Some(ValidationContextType::ValidationContextSdsSecretConfig(reference)) =
+        common.validation_context_type.take()
+    else {
+        panic!("no SDS validation context: {:?}", common.validation_context_type)
+    };
+    assert_eq!(reference.name, "client-validation/web.example.com");
+    assert_eq!(reference.sds_config, common.tls_certificate_sds_secret_configs[0].sds_config);
+    let mut inline_context = chain_context(&inline, "web.example.com");
+    let Some(ValidationContextType::ValidationContext(expected)) =
+        inline_context.common_tls_context.as_mut().unwrap().validation_context_type.take()
+    else {
+        panic!("no inline validation context")
+    };
+    assert_eq!(context, inline_context);
+
+    // The secret holds exactly the context Contour inlines; the TCP proxy's vhost, which
+    // validates no client, gets none.
+    let names: Vec<&str> = sds.secrets.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    let secret =
+        &sds.secrets.iter().find(|(n, _)| n == "client-validation/web.example.com").unwrap().1;
+    assert_eq!(secret.r#type, Some(SecretType::ValidationContext(expected)));
+    let web = processed.vhosts.iter().find(|v| v.fqdn == "web.example.com").unwrap();
+    assert_eq!(
+        certgate_ingress::envoy::validation_secret(web.tls.as_ref().unwrap()).as_ref(),
+        Some(secret)
+    );
+    assert!(
+        chain_context(&sds, "db.example.com")
+            .common_tls_context
+            .unwrap()
+            .validation_context_type
+            .is_none()
+    );
+}
+
+#[test]
+fn with_sds_delivery_a_new_crl_changes_the_validation_secret_and_nothing_else() {
+    // A bundle of the same CRL twice: other bytes, still a CRL bundle.
+    let other_crl = common::fixture("crl.pem").repeat(2);
+    let (before, _) = build_with(&sds_options(), None);
+    let (after, _) = build_with(&sds_options(), Some(other_crl.as_bytes()));
+    assert_eq!(before.listeners, after.listeners);
+    assert_eq!(before.routes, after.routes);
+    assert_eq!(before.clusters, after.clusters);
+    let changed: Vec<&str> = before
+        .secrets
+        .iter()
+        .zip(&after.secrets)
+        .filter(|(b, a)| b != a)
+        .map(|(b, _)| b.0.as_str())
+        .collect();
+    assert_eq!(changed, ["client-validation/web.example.com"]);
+
+    // Inline, as Contour does, the same CRL changes the listener (and Envoy drains the chain).
+    let (inline_before, _) = build();
+    let (inline_after, _) = build_with(&ResourceOptions::default(), Some(other_crl.as_bytes()));
+    assert_ne!(inline_before.listeners, inline_after.listeners);
+    assert_eq!(inline_before.secrets, inline_after.secrets);
 }

@@ -15,7 +15,9 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use certgate_ingress::envoy::xds_types::*;
-use certgate_ingress::envoy::{ResourceOptions, build_resources};
+use certgate_ingress::envoy::{
+    ResourceOptions, TranslateOptions, ValidationDelivery, build_resources,
+};
 use certgate_ingress::routing::{Snapshot, process_snapshot};
 use certgate_ingress::types::{EndpointSlice, KubeService, Secret as KubeSecret};
 use certgate_ingress::{HttpProxy, NamespacedName, ProcessorConfig};
@@ -48,6 +50,10 @@ fn envoy() -> PathBuf {
 }
 
 fn resources() -> certgate_ingress::envoy::EnvoyResources {
+    resources_with(ValidationDelivery::Inline)
+}
+
+fn resources_with(validation: ValidationDelivery) -> certgate_ingress::envoy::EnvoyResources {
     let secret_values = [
         common::serving_secret("default", "server"),
         common::ca_secret("default", "ca"),
@@ -105,7 +111,7 @@ fn resources() -> certgate_ingress::envoy::EnvoyResources {
             https_address: "127.0.0.1".into(),
             https_port: 0,
         },
-        ..ResourceOptions::default()
+        translate: TranslateOptions { validation, ..TranslateOptions::default() },
     };
     build_resources(&processed, &slices, &options)
 }
@@ -196,6 +202,18 @@ fn envoy_accepts_listeners_clusters_and_secrets() {
     assert_eq!(resources.listeners.len(), 2);
     let listeners = resources.listeners.iter().map(|(_, l)| l.clone()).collect();
     let (ok, output) = validate(&bootstrap(listeners, &resources), "all");
+    assert!(ok, "envoy refused the resources:\n{output}");
+}
+
+#[test]
+fn envoy_accepts_the_validation_context_over_sds() {
+    let resources = resources_with(ValidationDelivery::Sds);
+    assert!(
+        resources.secrets.iter().any(|(name, _)| name == "client-validation/web.example.com"),
+        "no validation secret"
+    );
+    let listeners = resources.listeners.iter().map(|(_, l)| l.clone()).collect();
+    let (ok, output) = validate(&bootstrap(listeners, &resources), "sds");
     assert!(ok, "envoy refused the resources:\n{output}");
 }
 

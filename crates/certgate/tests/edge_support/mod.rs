@@ -6,6 +6,7 @@
 
 pub mod client;
 pub mod cluster;
+pub mod live;
 pub mod pki;
 pub mod processes;
 

@@ -92,6 +92,8 @@ pub struct Pki {
     pub crl_one: String,
     /// The next CRL, revoking `good` too.
     pub crl_both: String,
+    /// A CRL of the same CA revoking nothing (CRL number 0).
+    pub crl_none: String,
 }
 
 /// The xDS server's and Envoy's certificates for mutual TLS, written as PEM files.
@@ -148,6 +150,7 @@ fn issued_by(issuer: &Ca, client_ca_pem: &str) -> Pki {
         revoked: client("client revoked", REVOKED_SERIAL),
         crl_one: issuer.crl(&[REVOKED_SERIAL], 1),
         crl_both: issuer.crl(&[REVOKED_SERIAL, GOOD_SERIAL], 2),
+        crl_none: issuer.crl(&[], 0),
     }
 }
 
@@ -160,22 +163,91 @@ pub fn pki_with_crl(serials: &[u64], from: (i32, u8, u8), to: (i32, u8, u8)) -> 
     (issued_by(&client_ca, &client_ca.pem), extra)
 }
 
+impl Ca {
+    /// An intermediate CA issued by `self`.
+    fn intermediate(&self, cn: &str, serial: u64) -> Ca {
+        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
+        params.distinguished_name.push(DnType::CommonName, cn);
+        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+        params.not_before = date_time_ymd(START.0, START.1, START.2);
+        params.not_after = date_time_ymd(LONG.0, LONG.1, LONG.2);
+        params.serial_number = Some(SerialNumber::from(serial));
+        let key = KeyPair::generate().unwrap();
+        let cert = params.signed_by(&key, &self.issuer()).unwrap();
+        Ca { pem: cert.pem(), der: cert.der().clone(), params, key }
+    }
+}
+
 /// A client CA chain root → intermediate → clients: a [`Pki`] whose `client_ca_pem` is the
 /// root alone, whose `good` and `revoked` clients are issued by the intermediate and whose
 /// `crl_one` and `crl_both` are the intermediate's CRLs (the root has none); beside it the
 /// intermediate's certificate, which the clients present after their own.
 pub fn pki_with_intermediate() -> (Pki, CertificateDer<'static>) {
     let root = Ca::new("edge live client root CA");
-    let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-    params.distinguished_name.push(DnType::CommonName, "edge live client intermediate CA");
-    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-    params.not_before = date_time_ymd(START.0, START.1, START.2);
-    params.not_after = date_time_ymd(LONG.0, LONG.1, LONG.2);
-    params.serial_number = Some(SerialNumber::from(2u64));
-    let key = KeyPair::generate().unwrap();
-    let cert = params.signed_by(&key, &root.issuer()).unwrap();
-    let intermediate = Ca { pem: cert.pem(), der: cert.der().clone(), params, key };
+    let intermediate = root.intermediate("edge live client intermediate CA", 2);
     let pki = issued_by(&intermediate, &root.pem);
     (pki, intermediate.der.clone())
+}
+
+pub const UNDER_REVOKED_SERIAL: u64 = 0x1003;
+pub const REVOKED_INTERMEDIATE_SERIAL: u64 = 0x2002;
+
+/// The PKI of Contour's own CRL tests: root → {unrevoked intermediate → {`pki.good`,
+/// `pki.revoked`}; revoked intermediate → `under_revoked`}, one CRL per CA. `pki.client_ca_pem`
+/// is the root alone (clients send their intermediate); `pki.crl_one` is the unrevoked
+/// intermediate's CRL (revoking `pki.revoked`).
+pub struct Tree {
+    pub pki: Pki,
+    /// The unrevoked intermediate, sent by `pki.good` and `pki.revoked`.
+    pub intermediate: CertificateDer<'static>,
+    /// The revoked intermediate, sent by `under_revoked`.
+    pub revoked_intermediate: CertificateDer<'static>,
+    /// A client of the revoked intermediate, itself not revoked.
+    pub under_revoked: Leaf,
+    /// The root's CRL, revoking the revoked intermediate.
+    pub root_crl: String,
+    /// The revoked intermediate's CRL, revoking nothing.
+    pub revoked_intermediate_crl: String,
+}
+
+pub fn tree() -> Tree {
+    let root = Ca::new("edge live client root CA");
+    let intermediate = root.intermediate("edge live client intermediate CA", 0x2001);
+    let revoked =
+        root.intermediate("edge live client revoked intermediate CA", REVOKED_INTERMEDIATE_SERIAL);
+    Tree {
+        pki: issued_by(&intermediate, &root.pem),
+        intermediate: intermediate.der.clone(),
+        revoked_intermediate: revoked.der.clone(),
+        under_revoked: revoked.leaf(
+            "client under the revoked intermediate",
+            Vec::new(),
+            UNDER_REVOKED_SERIAL,
+            ExtendedKeyUsagePurpose::ClientAuth,
+        ),
+        root_crl: root.crl(&[REVOKED_INTERMEDIATE_SERIAL], 1),
+        revoked_intermediate_crl: revoked.crl(&[], 1),
+    }
+}
+
+/// Another client CA (for CA rotation): its certificate, one client and its empty CRL.
+pub struct OtherCa {
+    pub ca_pem: String,
+    pub client: Leaf,
+    pub crl: String,
+}
+
+pub fn other_ca() -> OtherCa {
+    let ca = Ca::new("edge live next client CA");
+    OtherCa {
+        ca_pem: ca.pem.clone(),
+        client: ca.leaf(
+            "client of the next CA",
+            Vec::new(),
+            0x3001,
+            ExtendedKeyUsagePurpose::ClientAuth,
+        ),
+        crl: ca.crl(&[], 1),
+    }
 }

@@ -184,15 +184,46 @@ pub fn envoy(dir: &Path, xds_port: u16, tls_args: &[String]) -> Process {
         String::from_utf8_lossy(&output.stderr)
     );
     // Contour's Envoy DaemonSet names the node on the command line; hot restart off, so
-    // parallel Envoys share no shared memory.
+    // parallel Envoys share no shared memory. A draining filter chain closes its connections
+    // at once (`immediate`: `connection: close` on the next response) instead of over the
+    // default 600 s, so a test sees a drain when one happens.
     spawn(
         "envoy",
         Command::new(envoy_binary())
             .arg("-c")
             .arg(&config)
             .args(["--service-node", "envoy-0", "--service-cluster", "certgate"])
-            .args(["--disable-hot-restart", "--concurrency", "1", "-l", "info"]),
+            .args(["--disable-hot-restart", "--concurrency", "1", "-l", "info"])
+            .args(["--drain-strategy", "immediate"]),
     )
+}
+
+/// The body of `GET path` on the admin interface of the Envoy started by [`envoy`] in `dir`.
+pub fn envoy_admin(dir: &Path, path: &str) -> Result<String, String> {
+    let mut socket = std::os::unix::net::UnixStream::connect(dir.join("admin.sock"))
+        .map_err(|e| format!("Envoy admin: {e}"))?;
+    socket.set_read_timeout(Some(std::time::Duration::from_secs(20))).unwrap();
+    write!(socket, "GET {path} HTTP/1.1\r\nHost: admin\r\nConnection: close\r\n\r\n")
+        .map_err(|e| format!("Envoy admin: {e}"))?;
+    let mut response = String::new();
+    socket.read_to_string(&mut response).map_err(|e| format!("Envoy admin: {e}"))?;
+    match response.split_once("\r\n\r\n") {
+        Some((head, body))
+            if head.starts_with("HTTP/1.0 200") || head.starts_with("HTTP/1.1 200") =>
+        {
+            Ok(body.to_owned())
+        }
+        _ => Err(format!("Envoy admin {path}: {response}")),
+    }
+}
+
+/// A counter or gauge of Envoy's `/stats` (0 when absent).
+pub fn envoy_stat(dir: &Path, name: &str) -> Result<u64, String> {
+    let stats = envoy_admin(dir, &format!("/stats?filter=^{name}$"))?;
+    Ok(stats
+        .lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(": ")?.trim().parse().ok())
+        .unwrap_or(0))
 }
 
 /// The real Envoy (`CERTGATE_ENVOY`, else `tools/envoy/install`), as `real_tools::envoy`

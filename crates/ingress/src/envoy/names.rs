@@ -16,6 +16,14 @@ pub fn secret_name(secret: &NamespacedName, tls_crt: &[u8]) -> String {
     hashname(60, &[&secret.namespace, &secret.name, &short])
 }
 
+/// The SDS secret holding a virtual host's client validation when it is delivered over SDS
+/// (certgate's; Contour inlines it): `client-validation/<fqdn>`, shortened as [`hashname`] does.
+/// It depends on the host name only, so a changed CA or CRL changes the secret, never the
+/// listener that refers to it. Serving-certificate names have three parts, so none can clash.
+pub fn validation_secret_name(fqdn: &str) -> String {
+    hashname(60, &["client-validation", fqdn])
+}
+
 /// Contour's `Clustername` for the clusters certgate serves: `ns/service/port/<hash>`, where
 /// the hash is the first 5 bytes of SHA-1 over the concatenated load-balancer policy, health
 /// check, upstream validation, protocol, SNI, idle timeout and slow start settings. certgate

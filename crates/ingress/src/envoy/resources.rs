@@ -20,8 +20,8 @@ use super::listener::{
 use super::route_config::{
     HTTP_ROUTE_CONFIG, https_route_config_name, route_configuration, virtual_host,
 };
-use super::sds::serving_secret;
-use super::translate::TranslateOptions;
+use super::sds::{serving_secret, validation_secret};
+use super::translate::{TranslateOptions, ValidationDelivery};
 use super::xds_types::{Cluster, ClusterLoadAssignment, Listener, RouteConfiguration, Secret};
 use crate::routing::{Processed, ResolvedService, RouteAction, SecureServing};
 use crate::types::EndpointSlice;
@@ -110,6 +110,11 @@ pub fn build_resources(
         chains.push(chain);
         let secret = serving_secret(tls);
         secrets.insert(secret.name.clone(), secret);
+        if options.translate.validation == ValidationDelivery::Sds
+            && let Some(secret) = validation_secret(tls)
+        {
+            secrets.insert(secret.name.clone(), secret);
+        }
     }
     // Contour always programs `ingress_http` in static listener mode, even without vhosts.
     routes

@@ -1,6 +1,6 @@
 //! Contour's `DownstreamTLSContext` (internal/envoy/v3/auth.go) for a validated secure vhost.
 
-use super::names::secret_name;
+use super::names::{secret_name, validation_secret_name};
 use super::types::{
     ApiConfigSource, ApiType, ApiVersion, BoolValue, CertificateValidationContext,
     CommonTlsContext, ConfigSource, ConfigSourceSpecifier, DataSource, DataSourceSpecifier,
@@ -20,12 +20,26 @@ pub const DEFAULT_CIPHER_SUITES: [&str; 4] = [
 /// ALPN protocols of Contour's HTTPS filter chains.
 pub const DEFAULT_ALPN_PROTOCOLS: [&str; 2] = ["h2", "http/1.1"];
 
+/// Where a virtual host's client validation (CA, CRL and their settings) is put.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ValidationDelivery {
+    /// Inline in the listener's filter chain, as Contour does. A changed CA or CRL then changes
+    /// the filter chain, and Envoy drains the connections the old chain holds.
+    #[default]
+    Inline,
+    /// In an SDS secret of its own per virtual host, with a name that does not change with its
+    /// content ([`validation_secret_name`]). A changed CA or CRL then changes only that secret:
+    /// new handshakes use it at once, and established connections stay open.
+    Sds,
+}
+
 /// The parts of the Contour/Envoy configuration that are not in the objects.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TranslateOptions {
     /// Name of the xDS cluster in Envoy's bootstrap (Contour's default: `contour`).
     pub xds_cluster_name: String,
     pub cipher_suites: Vec<String>,
+    pub validation: ValidationDelivery,
 }
 
 impl Default for TranslateOptions {
@@ -33,6 +47,7 @@ impl Default for TranslateOptions {
         TranslateOptions {
             xds_cluster_name: "contour".to_string(),
             cipher_suites: DEFAULT_CIPHER_SUITES.iter().map(|s| s.to_string()).collect(),
+            validation: ValidationDelivery::Inline,
         }
     }
 }
@@ -76,7 +91,7 @@ pub(crate) fn config_source(cluster: &str) -> ConfigSource {
 
 /// Contour's `validationContext`: CA and CRL inline (not SDS), chain verification relaxed to
 /// `ACCEPT_UNTRUSTED` by `skipClientCertValidation`, no SAN matchers downstream.
-fn validation_context(peer: &PeerValidation) -> CertificateValidationContext {
+pub(crate) fn validation_context(peer: &PeerValidation) -> CertificateValidationContext {
     let mut vc = CertificateValidationContext {
         trust_chain_verification: if peer.skip_client_cert_validation {
             TrustChainVerification::AcceptUntrusted
@@ -122,8 +137,17 @@ pub fn downstream_tls_context(
     };
     let mut context = DownstreamTlsContext::default();
     if let Some(peer) = &vhost.peer_validation {
-        common.validation_context_type =
-            Some(ValidationContextType::ValidationContext(validation_context(peer)));
+        common.validation_context_type = Some(match options.validation {
+            ValidationDelivery::Inline => {
+                ValidationContextType::ValidationContext(validation_context(peer))
+            }
+            ValidationDelivery::Sds => {
+                ValidationContextType::ValidationContextSdsSecretConfig(SdsSecretConfig {
+                    name: validation_secret_name(&vhost.fqdn),
+                    sds_config: Some(config_source(&options.xds_cluster_name)),
+                })
+            }
+        });
         context.require_client_certificate =
             Some(BoolValue { value: !peer.optional_client_certificate });
     }

@@ -8,7 +8,9 @@ use std::time::Duration;
 use certgate_edge::controller::{ControllerConfig, ProcessOptions, run_process};
 use certgate_edge::tls::XdsTlsFiles;
 use certgate_ingress::ProcessorConfig;
-use certgate_ingress::envoy::{ListenerOptions, ResourceOptions};
+use certgate_ingress::envoy::{
+    ListenerOptions, ResourceOptions, TranslateOptions, ValidationDelivery,
+};
 use certgate_runtime::{LeaseSettings, replica_identity, termination_signal};
 use clap::{ArgAction, Args};
 
@@ -80,6 +82,12 @@ pub struct ServeArgs {
     /// Namespaces where root HTTPProxies are allowed, comma-separated [default: all].
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub root_namespaces: Vec<String>,
+    /// Where each virtual host's client validation (CA, CRL) goes: in an SDS secret of its own,
+    /// so that a changed CA or CRL Secret reaches Envoy without draining established
+    /// connections, or inline in the listener, byte for byte as Contour does (Envoy then
+    /// drains the virtual host's connections on every CA or CRL change).
+    #[arg(long, value_enum, value_name = "WHERE", default_value_t = ValidationDeliveryArg::Sds)]
+    pub client_validation: ValidationDeliveryArg,
 
     /// Elect a leader with a Lease, so that of several replicas only one writes HTTPProxy
     /// statuses (all of them serve xDS). --leader-elect=false writes from this replica.
@@ -185,7 +193,10 @@ fn options(args: &ServeArgs) -> Result<ProcessOptions, ServeError> {
                     https_address: args.envoy_service_https_address.clone(),
                     https_port: u32::from(args.envoy_service_https_port),
                 },
-                ..ResourceOptions::default()
+                translate: TranslateOptions {
+                    validation: args.client_validation.into(),
+                    ..TranslateOptions::default()
+                },
             },
         },
     })
@@ -198,5 +209,23 @@ async fn client_config(args: &ServeArgs) -> Result<kube::Config, ServeError> {
             .map_err(|e| ServeError::Client(e.to_string()))
     } else {
         kube::Config::infer().await.map_err(|e| ServeError::Client(e.to_string()))
+    }
+}
+
+/// `--client-validation`: where the CA and CRL of client validation are served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ValidationDeliveryArg {
+    /// An SDS secret per virtual host: rotations keep established connections.
+    Sds,
+    /// Inline in the listener, as Contour: rotations drain the virtual host's connections.
+    Inline,
+}
+
+impl From<ValidationDeliveryArg> for ValidationDelivery {
+    fn from(arg: ValidationDeliveryArg) -> Self {
+        match arg {
+            ValidationDeliveryArg::Sds => ValidationDelivery::Sds,
+            ValidationDeliveryArg::Inline => ValidationDelivery::Inline,
+        }
     }
 }
