@@ -8,7 +8,9 @@ mod edge_support;
 mod revocation_lists;
 
 use dev_support::Server;
-use edge_support::cluster::{NAMESPACE, failure_context, objects, proxy_field, start};
+use edge_support::cluster::{
+    NAMESPACE, crl_warnings, failure_context, objects, proxy_field, start,
+};
 use edge_support::pki::pki;
 use edge_support::processes::{EdgePorts, Process, edge_serve};
 use edge_support::{free_port, wait_for};
@@ -97,20 +99,10 @@ fn leader_election(server: Server) {
     wait_for(
         "a CRLWarning event about skipClientCertValidation",
         || {
-            let notes = dev.ok(&[
-                "get",
-                "events.v1.events.k8s.io",
-                "-n",
-                NAMESPACE,
-                "-o",
-                r#"jsonpath={range .items[?(@.reason=="CRLWarning")]}{.regarding.kind}/{.regarding.name}: {.note}{"\n"}{end}"#,
-            ]);
-            match notes
-                .lines()
-                .any(|l| l.starts_with("HTTPProxy/edge: skipClientCertValidation is true"))
-            {
+            let warnings = crl_warnings(&dev);
+            match warnings.iter().any(|w| w.starts_with("skipClientCertValidation is true")) {
                 true => Ok(()),
-                false => Err(notes),
+                false => Err(format!("{warnings:?}")),
             }
         },
         || context(&replicas),

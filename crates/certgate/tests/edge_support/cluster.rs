@@ -71,6 +71,19 @@ pub fn failure_context(dev: &Dev, processes: &[&Process]) -> String {
     text
 }
 
+/// The notes of the `CRLWarning` events on the HTTPProxy `edge`, one a line.
+pub fn crl_warnings(dev: &Dev) -> Vec<String> {
+    let notes = dev.ok(&[
+        "get",
+        "events.v1.events.k8s.io",
+        "-n",
+        NAMESPACE,
+        "-o",
+        r#"jsonpath={range .items[?(@.reason=="CRLWarning")]}{.regarding.kind}/{.regarding.name}: {.note}{"\n"}{end}"#,
+    ]);
+    notes.lines().filter_map(|l| l.strip_prefix("HTTPProxy/edge: ")).map(str::to_owned).collect()
+}
+
 pub fn proxy_field(dev: &Dev, path: &str) -> String {
     dev.ok(&["get", "httpproxy", "edge", "-n", NAMESPACE, "-o", &format!("jsonpath={path}")])
 }

@@ -3,7 +3,7 @@
 //! loopback backend, with the probes the live tests share.
 
 use super::client::{Answer, get};
-use super::cluster::{BACKEND_BODY, NAMESPACE, failure_context, objects, proxy_field, start};
+use super::cluster::{BACKEND_BODY, crl_warnings, failure_context, objects, proxy_field, start};
 use super::pki::{Pki, pki};
 use super::processes::{Backend, EdgePorts, Process, edge_serve, envoy, envoy_stat, https};
 use super::{free_port, wait_for};
@@ -87,19 +87,7 @@ impl Live {
 
     /// The notes of the `CRLWarning` events on the HTTPProxy, one a line.
     pub fn crl_warnings(&self) -> Vec<String> {
-        let notes = self.dev.ok(&[
-            "get",
-            "events.v1.events.k8s.io",
-            "-n",
-            NAMESPACE,
-            "-o",
-            r#"jsonpath={range .items[?(@.reason=="CRLWarning")]}{.regarding.kind}/{.regarding.name}: {.note}{"\n"}{end}"#,
-        ]);
-        notes
-            .lines()
-            .filter_map(|l| l.strip_prefix("HTTPProxy/edge: "))
-            .map(str::to_owned)
-            .collect()
+        crl_warnings(&self.dev)
     }
 
     /// The errors of the HTTPProxy's `Valid` condition, `type reason: message` a line.

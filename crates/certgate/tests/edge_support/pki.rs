@@ -24,15 +24,21 @@ struct Ca {
     der: CertificateDer<'static>,
 }
 
+/// The parameters of a CA certificate named `cn`.
+fn ca_params(cn: &str, serial: u64) -> CertificateParams {
+    let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    params.distinguished_name.push(DnType::CommonName, cn);
+    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+    params.not_before = date_time_ymd(START.0, START.1, START.2);
+    params.not_after = date_time_ymd(LONG.0, LONG.1, LONG.2);
+    params.serial_number = Some(SerialNumber::from(serial));
+    params
+}
+
 impl Ca {
     fn new(cn: &str) -> Ca {
-        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-        params.distinguished_name.push(DnType::CommonName, cn);
-        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-        params.not_before = date_time_ymd(START.0, START.1, START.2);
-        params.not_after = date_time_ymd(LONG.0, LONG.1, LONG.2);
-        params.serial_number = Some(SerialNumber::from(1u64));
+        let params = ca_params(cn, 1);
         let key = KeyPair::generate().unwrap();
         let cert = params.self_signed(&key).unwrap();
         Ca { pem: cert.pem(), der: cert.der().clone(), params, key }
@@ -166,13 +172,7 @@ pub fn pki_with_crl(serials: &[u64], from: (i32, u8, u8), to: (i32, u8, u8)) -> 
 impl Ca {
     /// An intermediate CA issued by `self`.
     fn intermediate(&self, cn: &str, serial: u64) -> Ca {
-        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-        params.distinguished_name.push(DnType::CommonName, cn);
-        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-        params.not_before = date_time_ymd(START.0, START.1, START.2);
-        params.not_after = date_time_ymd(LONG.0, LONG.1, LONG.2);
-        params.serial_number = Some(SerialNumber::from(serial));
+        let params = ca_params(cn, serial);
         let key = KeyPair::generate().unwrap();
         let cert = params.signed_by(&key, &self.issuer()).unwrap();
         Ca { pem: cert.pem(), der: cert.der().clone(), params, key }
