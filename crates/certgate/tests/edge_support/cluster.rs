@@ -1,6 +1,5 @@
-//! The cluster side of the live edge tests: the Contour CRDs (and the sandbox's stand-in for
-//! the EndpointSlice API), the objects of one HTTPProxy with client validation, and reading
-//! its status back with kubectl.
+//! The cluster side of the live edge tests: the Contour CRDs, the objects of one HTTPProxy
+//! with client validation, and reading its status back with kubectl.
 
 use base64::Engine as _;
 
@@ -29,13 +28,6 @@ pub fn secret(name: &str, type_: &str, data: &[(&str, &str)]) -> String {
     }
     out
 }
-
-/// The sandbox's stand-in for the built-in EndpointSlice API.
-const ENDPOINT_SLICE_CRD: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
-metadata:\n  name: endpointslices.discovery.k8s.io\nspec:\n  group: discovery.k8s.io\n  scope: Namespaced\n\
-\x20 names: {plural: endpointslices, singular: endpointslice, kind: EndpointSlice, listKind: EndpointSliceList}\n\
-\x20 versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n\
-\x20       type: object\n        x-kubernetes-preserve-unknown-fields: true\n";
 
 pub fn objects(pki: &Pki, endpoint: &str, backend_port: u16) -> String {
     [
@@ -94,13 +86,11 @@ pub fn start(server: Server) -> Dev {
     let dev = server.start_with(&["--no-webhook", "--controllers=-*"]);
     let crds = contour_crds();
     dev.ok(&["create", "-f", crds.to_str().unwrap()]);
-    let mut established = vec!["crd/httpproxies.projectcontour.io"];
-    if !dev.is_real() {
-        dev.ok_with(&["apply", "-f", "-"], Some(ENDPOINT_SLICE_CRD));
-        established.push("crd/endpointslices.discovery.k8s.io");
-    }
-    for crd in established {
-        dev.ok(&["wait", "--for=condition=established", "--timeout=60s", crd]);
-    }
+    dev.ok(&[
+        "wait",
+        "--for=condition=established",
+        "--timeout=60s",
+        "crd/httpproxies.projectcontour.io",
+    ]);
     dev
 }

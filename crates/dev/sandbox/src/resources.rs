@@ -104,6 +104,7 @@ const BUILTINS: &[Builtin] = &[
     b("", "v1", "Event", "events", true, &["ev"], &[], false),
     b("events.k8s.io", "v1", "Event", "events", true, &["ev"], &[], false),
     b("coordination.k8s.io", "v1", "Lease", "leases", true, &[], &[], false),
+    b("discovery.k8s.io", "v1", "EndpointSlice", "endpointslices", true, &[], &[], false),
     b("apps", "v1", "Deployment", "deployments", true, &["deploy"], &["all"], true),
     b("policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets", true, &["pdb"], &[], true),
     b("rbac.authorization.k8s.io", "v1", "Role", "roles", true, &[], &[], false),
