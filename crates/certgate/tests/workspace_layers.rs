@@ -48,6 +48,7 @@ const LAYERS: &[(&str, Layer)] = &[
     ("certgate-templates", Layer::Domain),
     ("certgate-crl", Layer::Domain),
     ("certgate-ingress", Layer::Domain),
+    ("certgate-issuance", Layer::Domain),
     ("certgate-serving", Layer::Serving),
     ("certgate-cluster", Layer::Runtime),
     ("certgate-webhook", Layer::Runtime),
