@@ -7,6 +7,16 @@
 //!
 //! Overlays are found by listing `deploy/overlays/`, so a new one is covered without touching
 //! this file. `UPDATE_GOLDEN=1` rewrites `deploy/base/crd.yaml` from `certgate crds`.
+//!
+//! The `edge` overlay (`certgate edge serve` and Envoy, docs/edge.md#deploying) is checked
+//! further: every flag its containers pass is one the command's `--help` lists (certgate's and
+//! the tested Envoy's) and certgate's own parser accepts; the Services, ports, Secrets, mounts
+//! and DNS names fit together; Envoy (`--mode validate`) accepts the bootstrap the rendered
+//! init container writes; certgate's policies approve exactly the xDS certificates; and on a
+//! real kube-apiserver every pod template passes the namespace's Pod Security enforcement and
+//! the rendered `edge serve`, running with nothing but the overlay's RBAC, serves a real
+//! Envoy started with the rendered arguments over mutual TLS. No container runs (no images
+//! here): the processes are the test's own binaries with the rendered arguments.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -19,6 +29,8 @@ use clap::Parser as _;
 use serde_json::{Value, json};
 
 mod dev_support;
+mod edge_support;
+mod revocation_lists;
 use dev_support::kubectl;
 
 /// The repository root.
@@ -41,6 +53,8 @@ const CRP_CRD: &str = "certificaterequestpolicies.policy.cert-manager.io";
 const POLICY_CONFIGURATION: &str = "certgate-approver-policy";
 const CERT_MANAGER_CONFIGURATION: &str = "certgate-cert-manager-webhook";
 const PROPAGATOR_ROLE: &str = "certgate-controller:policy-propagator";
+/// The edge's Deployment, ServiceAccount, Service, ClusterRole and Lease.
+const EDGE: &str = "certgate-edge";
 
 fn kubectl_ok(kubeconfig: Option<&Path>, args: &[&str], input: Option<&str>) -> String {
     let output = kubectl(kubeconfig, args, input);
@@ -70,6 +84,7 @@ fn overlays() -> Vec<String> {
         "builtin-approver",
         "certificaterequest-webhook",
         "policy-propagator",
+        "edge",
     ] {
         assert!(names.iter().any(|n| n == expected), "overlay {expected} missing: {names:?}");
     }
@@ -136,6 +151,24 @@ impl Rendered {
         strings(
             &self.get("Deployment", deployment)["spec"]["template"]["spec"]["containers"][0]["args"],
         )
+    }
+
+    /// The pod spec of a workload's template.
+    fn pod(&self, kind: &str, name: &str) -> &Value {
+        &self.get(kind, name)["spec"]["template"]["spec"]
+    }
+
+    /// The container (or init container) `container` of a workload.
+    fn container(&self, kind: &str, name: &str, container: &str) -> &Value {
+        all_containers(self.pod(kind, name))
+            .into_iter()
+            .find(|c| c["name"] == container)
+            .unwrap_or_else(|| panic!("overlay {}: {kind} {name} has no {container}", self.name))
+    }
+
+    /// The certgate image, as the base's controller runs it.
+    fn certgate_image(&self) -> &Value {
+        &self.container("Deployment", "certgate-controller", "controller")["image"]
     }
 }
 
@@ -229,13 +262,7 @@ fn assert_hardened(rendered: &Rendered, deployment: &Value) {
     let containers = pod["containers"].as_array().unwrap();
     assert!(!containers.is_empty(), "{at}");
     for container in containers {
-        let security = &container["securityContext"];
-        assert_eq!(security["runAsNonRoot"], true, "{at}");
-        assert_eq!(security["readOnlyRootFilesystem"], true, "{at}");
-        assert_eq!(security["allowPrivilegeEscalation"], false, "{at}");
-        assert_eq!(strings(&security["capabilities"]["drop"]), ["ALL"], "{at}");
-        assert!(security["capabilities"]["add"].is_null(), "{at}");
-        assert!(security["privileged"] != true, "{at}");
+        assert_container_hardened(&at, container);
         for probe in ["livenessProbe", "readinessProbe"] {
             assert!(container[probe]["httpGet"]["path"].is_string(), "{at}: {probe}");
         }
@@ -267,11 +294,144 @@ fn assert_hardened(rendered: &Rendered, deployment: &Value) {
     assert_eq!(budget["spec"]["minAvailable"], 1, "{at}");
 }
 
+/// The container hardening of every certgate and Envoy container, init containers included.
+fn assert_container_hardened(at: &str, container: &Value) {
+    let at = format!("{at}, container {}", container["name"]);
+    let security = &container["securityContext"];
+    assert_eq!(security["runAsNonRoot"], true, "{at}");
+    assert_eq!(security["readOnlyRootFilesystem"], true, "{at}");
+    assert_eq!(security["allowPrivilegeEscalation"], false, "{at}");
+    assert_eq!(strings(&security["capabilities"]["drop"]), ["ALL"], "{at}");
+    assert!(security["capabilities"]["add"].is_null(), "{at}");
+    assert!(security["privileged"] != true, "{at}");
+    assert_eq!(security["seccompProfile"]["type"], "RuntimeDefault", "{at}");
+}
+
+/// The pod templates of every workload an overlay renders, with what they are called.
+fn pod_templates(rendered: &Rendered) -> Vec<(String, &Value)> {
+    ["Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "Job", "CronJob"]
+        .iter()
+        .flat_map(|kind| {
+            rendered.of_kind(kind).into_iter().map(move |workload| {
+                let template = if *kind == "CronJob" {
+                    &workload["spec"]["jobTemplate"]["spec"]["template"]
+                } else {
+                    &workload["spec"]["template"]
+                };
+                (format!("{kind} {}", workload["metadata"]["name"].as_str().unwrap()), template)
+            })
+        })
+        .collect()
+}
+
+/// A pod's containers and init containers.
+fn all_containers(pod: &Value) -> Vec<&Value> {
+    ["initContainers", "containers"]
+        .iter()
+        .filter_map(|key| pod[*key].as_array())
+        .flatten()
+        .collect()
+}
+
+/// No pod shares the node's network, process or IPC namespaces, binds a host port or mounts
+/// a host path: the namespace enforces the restricted Pod Security Standard, under which such
+/// pods are refused at creation (a Deployment or DaemonSet asking for them is accepted and
+/// then never gets a pod; the real-server test below checks the standard itself).
+fn assert_no_host_access(rendered: &Rendered) {
+    for (workload, template) in pod_templates(rendered) {
+        let at = format!("overlay {}, {workload}", rendered.name);
+        let pod = &template["spec"];
+        for field in ["hostNetwork", "hostPID", "hostIPC"] {
+            assert!(pod[field] != true, "{at}: {field}");
+        }
+        for volume in pod["volumes"].as_array().into_iter().flatten() {
+            assert!(volume["hostPath"].is_null(), "{at}: hostPath volume {volume}");
+        }
+        for container in all_containers(pod) {
+            for port in container["ports"].as_array().into_iter().flatten() {
+                assert!(port["hostPort"].is_null(), "{at}: hostPort {port}");
+            }
+        }
+    }
+}
+
+/// Every certgate container of an overlay (init containers included) runs the same image: the
+/// edge component pins the tag itself (the base's `images:` does not reach it), and this
+/// keeps both pins equal.
+fn assert_one_certgate_image(rendered: &Rendered) {
+    let images: BTreeSet<&str> = pod_templates(rendered)
+        .into_iter()
+        .flat_map(|(_, template)| all_containers(&template["spec"]))
+        .filter_map(|container| container["image"].as_str())
+        .filter(|image| image.starts_with(&format!("{IMAGE}:")) || *image == IMAGE)
+        .collect();
+    assert_eq!(images.len(), 1, "overlay {}: certgate images {images:?}", rendered.name);
+}
+
+/// The Envoy release certgate's tests run (tools/envoy/install's default), which the edge's
+/// DaemonSet must pin.
+fn tested_envoy_version() -> String {
+    let script = std::fs::read_to_string(repo().join("tools/envoy/install")).unwrap();
+    let start = script.find("${ENVOY_VERSION:-").expect("tools/envoy/install names no version")
+        + "${ENVOY_VERSION:-".len();
+    let end = start + script[start..].find('}').unwrap();
+    script[start..end].to_owned()
+}
+
+/// The envoy DaemonSet of overlay edge: hardened pods as certgate's, Envoy's own image (the
+/// tested release), a readiness probe but no liveness probe (an Envoy cut off from xDS keeps
+/// serving what it has; restarting it would not help), no API access at all.
+fn assert_envoy_hardened(rendered: &Rendered, daemonset: &Value) {
+    let at = format!("overlay {}, DaemonSet envoy", rendered.name);
+    assert_eq!(daemonset["metadata"]["namespace"], NAMESPACE, "{at}");
+    let labels = &daemonset["spec"]["template"]["metadata"]["labels"];
+    assert_eq!(&daemonset["spec"]["selector"]["matchLabels"], labels, "{at}: selector");
+    let pod = &daemonset["spec"]["template"]["spec"];
+    assert_eq!(pod["securityContext"]["runAsNonRoot"], true, "{at}");
+    assert!(pod["securityContext"]["runAsUser"].as_u64() > Some(0), "{at}: runAsUser");
+    assert_eq!(pod["securityContext"]["seccompProfile"]["type"], "RuntimeDefault", "{at}");
+    // No token in the pod, and its ServiceAccount bound to nothing.
+    assert_eq!(pod["automountServiceAccountToken"], false, "{at}");
+    let account = pod["serviceAccountName"].as_str().unwrap();
+    assert_eq!(rendered.get("ServiceAccount", account)["automountServiceAccountToken"], false);
+    for kind in ["ClusterRoleBinding", "RoleBinding"] {
+        for binding in rendered.of_kind(kind) {
+            for subject in binding["subjects"].as_array().unwrap() {
+                assert!(
+                    !(subject["name"] == account && subject["namespace"] == NAMESPACE),
+                    "{at}: {kind} {} binds {account}",
+                    binding["metadata"]["name"]
+                );
+            }
+        }
+    }
+    for container in all_containers(pod) {
+        assert_container_hardened(&at, container);
+        for resource in ["cpu", "memory"] {
+            assert!(container["resources"]["requests"][resource].is_string(), "{at}: request");
+        }
+        assert!(container["resources"]["limits"]["memory"].is_string(), "{at}: memory limit");
+    }
+    let init = &pod["initContainers"][0];
+    assert_eq!(&init["image"], rendered.certgate_image(), "{at}: bootstrap image");
+    let envoy = &pod["containers"][0];
+    assert_eq!(pod["containers"].as_array().unwrap().len(), 1, "{at}");
+    assert_eq!(
+        envoy["image"],
+        format!("docker.io/envoyproxy/envoy:v{}", tested_envoy_version()),
+        "{at}: not the Envoy release the tests run"
+    );
+    assert!(envoy["readinessProbe"].is_object(), "{at}: readiness");
+    assert!(envoy["livenessProbe"].is_null(), "{at}: liveness");
+}
+
 /// The grants the invariants below forbid except in one named ClusterRole: (ClusterRole, API
-/// group, resource, verb). All are the policy-propagator's (docs/install.md#policy-propagator):
+/// group, resource, verb). The policy-propagator's (docs/install.md#policy-propagator):
 /// replicas are deleted when a cluster leaves a placement; default-mode hub templates read
 /// Secrets and the encryption keys are Secrets it creates, in every cluster namespace; hub
-/// templates under a ServiceAccount read with a token requested for it.
+/// templates under a ServiceAccount read with a token requested for it. The edge's
+/// (docs/edge.md#deploying): an HTTPProxy names serving, CA and CRL Secrets of any namespace
+/// (delegation), so every Secret is watched, as Contour does; never read by name or written.
 const EXCEPTIONS: &[(&str, &str, &str, &str)] = &[
     (PROPAGATOR_ROLE, "policy.open-cluster-management.io", "policies", "delete"),
     (PROPAGATOR_ROLE, "", "secrets", "get"),
@@ -280,6 +440,8 @@ const EXCEPTIONS: &[(&str, &str, &str, &str)] = &[
     (PROPAGATOR_ROLE, "", "secrets", "create"),
     (PROPAGATOR_ROLE, "", "secrets", "update"),
     (PROPAGATOR_ROLE, "", "serviceaccounts/token", "create"),
+    (EDGE, "", "secrets", "list"),
+    (EDGE, "", "secrets", "watch"),
 ];
 
 /// No wildcard anywhere; no deletes, no Secrets cluster-wide and no ServiceAccount tokens but
@@ -373,15 +535,24 @@ fn every_overlay_keeps_pods_hardened_and_privileges_least() {
         let deployments: Vec<&Value> = rendered.of_kind("Deployment");
         let names: BTreeSet<&str> =
             deployments.iter().map(|d| d["metadata"]["name"].as_str().unwrap()).collect();
-        assert_eq!(
-            names,
-            BTreeSet::from(["certgate-controller", "certgate-webhook"]),
-            "overlay {}",
-            rendered.name
-        );
+        let edge = rendered.name == "edge";
+        let mut expected = BTreeSet::from(["certgate-controller", "certgate-webhook"]);
+        if edge {
+            expected.insert(EDGE);
+        }
+        assert_eq!(names, expected, "overlay {}", rendered.name);
         for deployment in deployments {
             assert_hardened(&rendered, deployment);
         }
+        let daemonsets: Vec<&Value> = rendered.of_kind("DaemonSet");
+        let names: Vec<&str> =
+            daemonsets.iter().map(|d| d["metadata"]["name"].as_str().unwrap()).collect();
+        assert_eq!(names, if edge { vec!["envoy"] } else { vec![] }, "overlay {}", rendered.name);
+        for daemonset in daemonsets {
+            assert_envoy_hardened(&rendered, daemonset);
+        }
+        assert_no_host_access(&rendered);
+        assert_one_certgate_image(&rendered);
         assert_least_privilege(&rendered);
         assert_webhooks_reach_a_service(&rendered);
         let namespaces: Vec<&Value> =
@@ -467,6 +638,8 @@ fn each_overlay_runs_the_commands_it_promises() {
                 controller.push("--controllers=policy-propagator");
                 (controller, WEBHOOK_ARGS.to_vec())
             }
+            // Its own commands: the_edge_overlay_runs_the_edge_commands.
+            "edge" => (CONTROLLER_ARGS.to_vec(), WEBHOOK_ARGS.to_vec()),
             _ => continue, // an overlay added later: the generic invariants cover it
         };
         assert_eq!(rendered.args("certgate-controller"), controller, "overlay {}", rendered.name);
@@ -659,10 +832,14 @@ fn rbac_follows_the_components_each_overlay_runs() {
         binding["subjects"],
         json!([{"kind": "ServiceAccount", "name": "certgate-controller", "namespace": NAMESPACE}])
     );
-    // The exceptions to the least-privilege invariants are this role's and nothing else's.
+    // The exceptions to the least-privilege invariants are this role's and the edge's, in
+    // their overlays only.
     for rendered in Rendered::all() {
         if rendered.find("ClusterRole", PROPAGATOR_ROLE).is_some() {
             assert_eq!(rendered.name, "policy-propagator");
+        }
+        if rendered.find("ClusterRole", EDGE).is_some() {
+            assert_eq!(rendered.name, "edge");
         }
     }
 
@@ -676,6 +853,78 @@ fn rbac_follows_the_components_each_overlay_runs() {
             {"apiGroups": ["admissionregistration.k8s.io"], "resources": ["mutatingwebhookconfigurations"], "verbs": ["get", "update"], "resourceNames": [CERT_MANAGER_CONFIGURATION]},
         ])
     );
+
+    // edge: `certgate edge serve`'s ClusterRole and Lease Role with exactly what its code
+    // uses (crates/edge/src/controller: list+watch watchers, a merge patch of
+    // httpproxies/status, events.k8s.io events, kube-lease-manager's get/patch/create), and
+    // cert-manager's `use` of the xDS certificates' policies. Envoy gets nothing.
+    let edge = Rendered::of("edge");
+    let mut expected = base.clone();
+    for name in [EDGE, "certgate-edge:leader-election", "certgate-edge-xds:policy-user"] {
+        let kind = if name == EDGE { "ClusterRole" } else { "Role" };
+        expected.insert(format!("{kind}/{name}"));
+        expected.insert(format!("{kind}Binding/{name}"));
+    }
+    assert_eq!(rbac_names(&edge), expected);
+    assert_eq!(
+        edge.get("ClusterRole", EDGE)["rules"],
+        json!([
+            {"apiGroups": ["projectcontour.io"], "resources": ["httpproxies", "tlscertificatedelegations"], "verbs": ["list", "watch"]},
+            {"apiGroups": ["projectcontour.io"], "resources": ["httpproxies/status"], "verbs": ["patch"]},
+            {"apiGroups": [""], "resources": ["secrets", "services"], "verbs": ["list", "watch"]},
+            {"apiGroups": ["discovery.k8s.io"], "resources": ["endpointslices"], "verbs": ["list", "watch"]},
+            {"apiGroups": ["events.k8s.io"], "resources": ["events"], "verbs": ["create", "patch"]},
+        ])
+    );
+    assert_eq!(
+        edge.get("Role", "certgate-edge:leader-election")["rules"],
+        json!([
+            {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "verbs": ["get", "patch"], "resourceNames": [EDGE]},
+            {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "verbs": ["create"]},
+        ])
+    );
+    assert_eq!(
+        edge.get("Role", "certgate-edge-xds:policy-user")["rules"],
+        json!([{
+            "apiGroups": ["policy.cert-manager.io"],
+            "resources": ["certificaterequestpolicies"],
+            "verbs": ["use"],
+            "resourceNames": ["certgate-edge-xds-ca", "certgate-edge-xds-server", "certgate-edge-xds-client"],
+        }])
+    );
+    for (kind, name, subject) in [
+        (
+            "ClusterRoleBinding",
+            EDGE,
+            json!({"kind": "ServiceAccount", "name": EDGE, "namespace": NAMESPACE}),
+        ),
+        (
+            "RoleBinding",
+            "certgate-edge:leader-election",
+            json!({"kind": "ServiceAccount", "name": EDGE, "namespace": NAMESPACE}),
+        ),
+        (
+            "RoleBinding",
+            "certgate-edge-xds:policy-user",
+            json!({"kind": "ServiceAccount", "name": "cert-manager", "namespace": "cert-manager"}),
+        ),
+    ] {
+        let binding = edge.get(kind, name);
+        let role_kind = if kind == "ClusterRoleBinding" { "ClusterRole" } else { "Role" };
+        assert_eq!(
+            binding["roleRef"],
+            json!({"apiGroup": "rbac.authorization.k8s.io", "kind": role_kind, "name": name})
+        );
+        assert_eq!(binding["subjects"], json!([subject]), "{kind} {name}");
+    }
+    // The Lease the Role names is the one `certgate edge serve` elects on by default (the
+    // Deployment does not pass --leader-election-lease-name).
+    assert!(!edge.args(EDGE).iter().any(|a| a.starts_with("--leader-election-lease-name")));
+    let certgate::commands::edge::EdgeCommand::Serve(defaults) = parse_edge(&["edge", "serve"])
+    else {
+        panic!("not edge serve")
+    };
+    assert_eq!(defaults.leader_election_lease_name, EDGE);
 }
 
 /// registration.rs's configurations for the in-cluster Service, without a CA bundle.
@@ -735,6 +984,7 @@ fn the_webhooks_are_registered_as_certgate_registers_them() {
             "builtin-approver",
             "certificaterequest-webhook",
             "policy-propagator",
+            "edge",
         ]
         .contains(&rendered.name.as_str())
         {
@@ -786,6 +1036,16 @@ both!(
         &["wait", "--for=condition=Established", &format!("crd/{CRP_CRD}"), "--timeout=30s"],
         None,
     );
+    // The sandbox serves no DaemonSets (overlay edge's Envoy): a schema-less stand-in there
+    // while it does not. The real API server checks them fully.
+    let apps = sandbox.ok(&["api-resources", "--api-group=apps", "-o", "name"], None);
+    if !dev.is_real() && !apps.lines().any(|l| l.starts_with("daemonsets")) {
+        sandbox.ok(&["apply", "-f", "-"], Some(DAEMONSET_STAND_IN));
+        sandbox.ok(
+            &["wait", "--for=condition=Established", "crd/daemonsets.apps", "--timeout=30s"],
+            None,
+        );
+    }
 
     for rendered in Rendered::all() {
         let output = kubectl(
@@ -812,7 +1072,7 @@ both!(
     let stored = sandbox.ok(
         &[
             "get",
-            "deployments,services,poddisruptionbudgets,serviceaccounts,roles",
+            "deployments,daemonsets,services,poddisruptionbudgets,serviceaccounts,roles,certificates,issuers",
             "-n",
             NAMESPACE,
             "-o",
@@ -820,12 +1080,19 @@ both!(
         ],
         None,
     );
-    assert!(!stored.contains("certgate-"), "{stored}");
+    assert!(!stored.contains("certgate-") && !stored.contains("/envoy"), "{stored}");
     let configurations =
         sandbox.ok(&["get", "validatingwebhookconfigurations", "-o", "name"], None);
     assert!(!configurations.contains(POLICY_CONFIGURATION), "{configurations}");
     }
 );
+
+/// The sandbox's stand-in for the built-in DaemonSet API.
+const DAEMONSET_STAND_IN: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
+metadata:\n  name: daemonsets.apps\nspec:\n  group: apps\n  scope: Namespaced\n\
+\x20 names: {plural: daemonsets, singular: daemonset, kind: DaemonSet, listKind: DaemonSetList}\n\
+\x20 versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n\
+\x20       type: object\n        x-kubernetes-preserve-unknown-fields: true\n";
 
 /// kubectl as the API server's admin.
 struct Admin<'a>(&'a Path);
@@ -907,4 +1174,999 @@ fn the_cert_manager_ca_policy_approves_the_webhooks_serving_certificate_and_noth
         [("serving", "Approved"), ("more-names", "Denied"), ("someone-else", "Unprocessed")],
         "{report:#}"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Overlay edge: `certgate edge serve` and Envoy (docs/edge.md#deploying).
+
+const EDGE_ARGS: [&str; 12] = [
+    "edge",
+    "serve",
+    "--xds-address=0.0.0.0",
+    "--xds-port=8001",
+    "--xds-tls-cert-file=/xds-tls/tls.crt",
+    "--xds-tls-key-file=/xds-tls/tls.key",
+    "--xds-tls-ca-file=/xds-tls/ca.crt",
+    "--envoy-service-http-port=8080",
+    "--envoy-service-https-port=8443",
+    "--leader-election-namespace=$(POD_NAMESPACE)",
+    "--listen=0.0.0.0:8000",
+    "--log-format=json",
+];
+
+const BOOTSTRAP_ARGS: [&str; 12] = [
+    "edge",
+    "bootstrap",
+    "/config/envoy.json",
+    "--xds-address=certgate-edge",
+    "--xds-port=8001",
+    "--xds-server-name=certgate-edge",
+    "--envoy-cafile=/certs/ca.crt",
+    "--envoy-cert-file=/certs/tls.crt",
+    "--envoy-key-file=/certs/tls.key",
+    "--resources-dir=/config/resources",
+    "--admin-address=/admin/admin.sock",
+    "--namespace=$(POD_NAMESPACE)",
+];
+
+const ENVOY_ARGS: [&str; 9] = [
+    "-c",
+    "/config/envoy.json",
+    "--service-node",
+    "$(POD_NAME)",
+    "--service-cluster",
+    "$(POD_NAMESPACE)",
+    "--disable-hot-restart",
+    "--log-level",
+    "info",
+];
+
+/// The edge Deployment's container.
+fn edge_container(edge: &Rendered) -> &Value {
+    edge.container("Deployment", EDGE, "edge")
+}
+
+fn bootstrap_container(edge: &Rendered) -> &Value {
+    edge.container("DaemonSet", "envoy", "bootstrap")
+}
+
+fn envoy_container(edge: &Rendered) -> &Value {
+    edge.container("DaemonSet", "envoy", "envoy")
+}
+
+#[test]
+fn the_edge_overlay_runs_the_edge_commands() {
+    let edge = Rendered::of("edge");
+    assert_eq!(edge.args(EDGE), EDGE_ARGS);
+    assert_eq!(strings(&bootstrap_container(&edge)["args"]), BOOTSTRAP_ARGS);
+    let envoy = envoy_container(&edge);
+    assert_eq!(strings(&envoy["command"]), ["envoy"]);
+    assert_eq!(strings(&envoy["args"]), ENVOY_ARGS);
+    // Two replicas, both serving xDS; the Lease decides the status writer.
+    assert_eq!(edge.get("Deployment", EDGE)["spec"]["replicas"], 2);
+    // The `$(VAR)`s the arguments use come from the downward API of their own container.
+    for (container, variables) in [
+        (edge_container(&edge), &["POD_NAMESPACE", "CONTOUR_NAMESPACE"][..]),
+        (bootstrap_container(&edge), &["POD_NAMESPACE"][..]),
+        (envoy, &["POD_NAME", "POD_NAMESPACE"][..]),
+    ] {
+        let env: Vec<(&str, &str)> = container["env"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    e["name"].as_str().unwrap(),
+                    e["valueFrom"]["fieldRef"]["fieldPath"].as_str().unwrap_or_default(),
+                )
+            })
+            .collect();
+        for variable in variables {
+            // CONTOUR_NAMESPACE: where `edge serve` looks for the Envoy Service (as Contour).
+            let field =
+                if *variable == "POD_NAME" { "metadata.name" } else { "metadata.namespace" };
+            assert!(
+                env.contains(&(variable, field)),
+                "{}: {variable} in {env:?}",
+                container["name"]
+            );
+        }
+    }
+}
+
+/// The flags (`--long` and `-s`) a command's `--help` lists.
+fn help_flags(program: &Path, args: &[&str]) -> BTreeSet<String> {
+    let output = Command::new(program)
+        .args(args)
+        .arg("--help")
+        .output()
+        .unwrap_or_else(|err| panic!("cannot run {}: {err}", program.display()));
+    assert!(output.status.success(), "{} {args:?} --help failed", program.display());
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.split_whitespace()
+        .map(|token| token.trim_matches(|c: char| matches!(c, ',' | '[' | ']' | '(' | ')' | '|')))
+        .filter(|token| {
+            token.len() > 1
+                && token.starts_with('-')
+                && token[1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '-')
+        })
+        .map(|token| token.split(['=', '<']).next().unwrap().to_owned())
+        .collect()
+}
+
+/// The flags of `args` (their values and positional arguments left out).
+fn flags_of<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    args.iter().filter(|a| a.starts_with('-')).map(|a| a.split('=').next().unwrap()).collect()
+}
+
+/// `certgate edge ...` parsed by certgate's own command line.
+fn parse_edge(args: &[&str]) -> certgate::commands::edge::EdgeCommand {
+    let cli = Cli::try_parse_from(std::iter::once("certgate").chain(args.iter().copied()))
+        .unwrap_or_else(|err| panic!("{args:?}: {err}"));
+    let Subcommand::Edge(edge) = cli.command else { panic!("not `certgate edge`: {args:?}") };
+    edge.command
+}
+
+fn envoy_binary() -> PathBuf {
+    certgate_oracles::tool_path("CERTGATE_ENVOY", "envoy/install")
+}
+
+/// A renamed or removed flag fails here, not in a cluster: every flag the edge's containers
+/// pass is listed by that command's `--help` (the built certgate's, and the Envoy release the
+/// DaemonSet pins, which the tests run), and certgate's parser accepts the rendered arguments
+/// with their values.
+#[test]
+fn every_flag_the_edge_passes_is_one_its_command_lists() {
+    let edge = Rendered::of("edge");
+    let certgate = Path::new(env!("CARGO_BIN_EXE_certgate"));
+    let envoy = envoy_binary();
+    let edge_args = edge.args(EDGE);
+    let bootstrap_args = strings(&bootstrap_container(&edge)["args"]);
+    let envoy_args = strings(&envoy_container(&edge)["args"]);
+    for (program, command, args) in [
+        (certgate, &["edge", "serve"][..], &edge_args[2..]),
+        (certgate, &["edge", "bootstrap"][..], &bootstrap_args[2..]),
+        (envoy.as_path(), &[][..], &envoy_args[..]),
+    ] {
+        let listed = help_flags(program, command);
+        assert!(listed.len() > 5, "{} {command:?} --help lists {listed:?}", program.display());
+        for flag in flags_of(args) {
+            assert!(
+                listed.contains(flag),
+                "{flag} is not a flag of {} {command:?}: {listed:?}",
+                program.display()
+            );
+        }
+    }
+    use certgate::commands::edge::EdgeCommand;
+    let EdgeCommand::Serve(serve) = parse_edge(&edge_args) else { panic!("not edge serve") };
+    assert_eq!(serve.xds_port, 8001);
+    assert!(serve.xds_tls_cert_file.is_some() && !serve.insecure, "xDS without TLS");
+    assert!(serve.leader_elect, "leader election off");
+    let EdgeCommand::Bootstrap(_) = parse_edge(&bootstrap_args) else { panic!("not bootstrap") };
+}
+
+/// The container port named `name`.
+fn container_port(container: &Value, name: &str) -> u64 {
+    container["ports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("container {} has no port {name}", container["name"]))
+        ["containerPort"]
+        .as_u64()
+        .unwrap()
+}
+
+/// The value of `--flag=value` in `args`.
+fn flag_value<'a>(args: &[&'a str], flag: &str) -> &'a str {
+    args.iter()
+        .find_map(|a| a.strip_prefix(flag).and_then(|rest| rest.strip_prefix('=')))
+        .unwrap_or_else(|| panic!("no {flag}= in {args:?}"))
+}
+
+/// Where `container` mounts the pod's volume `volume`, and whether read-only.
+fn mount_of(pod: &Value, container: &Value, volume: &str) -> (String, bool) {
+    let mount = container["volumeMounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == volume)
+        .unwrap_or_else(|| panic!("container {} does not mount {volume}", container["name"]));
+    assert!(
+        pod["volumes"].as_array().unwrap().iter().any(|v| v["name"] == volume),
+        "no volume {volume}"
+    );
+    (mount["mountPath"].as_str().unwrap().to_owned(), mount["readOnly"] == true)
+}
+
+fn volume<'a>(pod: &'a Value, name: &str) -> &'a Value {
+    pod["volumes"].as_array().unwrap().iter().find(|v| v["name"] == name).unwrap()
+}
+
+/// The edge's pieces name each other consistently: Services and ports, the Secrets the
+/// Certificates write and the pods mount, the files the flags name, the DNS name Envoy
+/// checks, the probes' port.
+#[test]
+fn the_edge_pieces_fit_together() {
+    let edge = Rendered::of("edge");
+    let edge_pod = edge.pod("Deployment", EDGE);
+    let serve = edge_container(&edge);
+    let serve_args = edge.args(EDGE);
+    let envoy_pod = edge.pod("DaemonSet", "envoy");
+    let bootstrap = bootstrap_container(&edge);
+    let bootstrap_args = strings(&bootstrap["args"]);
+    let envoy = envoy_container(&edge);
+    let envoy_args = strings(&envoy["args"]);
+
+    // xDS: the Envoys dial the Service certgate-edge, which reaches the server's port.
+    let service = edge.get("Service", EDGE);
+    assert_eq!(
+        service["spec"]["selector"],
+        edge.get("Deployment", EDGE)["spec"]["selector"]["matchLabels"]
+    );
+    assert_eq!(flag_value(&bootstrap_args, "--xds-address"), EDGE);
+    let xds_port: u64 = flag_value(&bootstrap_args, "--xds-port").parse().unwrap();
+    let port = &service["spec"]["ports"][0];
+    assert_eq!(service["spec"]["ports"].as_array().unwrap().len(), 1);
+    assert_eq!(port["port"], xds_port);
+    assert_eq!(container_port(serve, port["targetPort"].as_str().unwrap()), xds_port);
+    assert_eq!(flag_value(&serve_args, "--xds-port"), xds_port.to_string());
+    assert_eq!(flag_value(&serve_args, "--xds-address"), "0.0.0.0");
+
+    // The probes and metrics on the --listen port.
+    let listen = flag_value(&serve_args, "--listen");
+    assert_eq!(
+        listen.rsplit(':').next().unwrap(),
+        container_port(serve, "http-metrics").to_string()
+    );
+    assert_eq!(serve["livenessProbe"]["httpGet"]["path"], "/healthz");
+    assert_eq!(serve["readinessProbe"]["httpGet"]["path"], "/readyz");
+    for probe in ["livenessProbe", "readinessProbe"] {
+        assert_eq!(serve[probe]["httpGet"]["port"], "http-metrics");
+    }
+
+    // The server's TLS files come from the Secret of Certificate certgate-edge-xds, whose
+    // DNS names are the Service's and include the one the bootstrap makes Envoy check.
+    let server_certificate = edge.get("Certificate", "certgate-edge-xds");
+    let server_secret = server_certificate["spec"]["secretName"].as_str().unwrap();
+    let (mount, read_only) = mount_of(edge_pod, serve, "xds-tls");
+    assert!(read_only);
+    assert_eq!(volume(edge_pod, "xds-tls")["secret"]["secretName"], server_secret);
+    for (flag, file) in [
+        ("--xds-tls-cert-file", "tls.crt"),
+        ("--xds-tls-key-file", "tls.key"),
+        ("--xds-tls-ca-file", "ca.crt"),
+    ] {
+        assert_eq!(flag_value(&serve_args, flag), format!("{mount}/{file}"));
+    }
+    assert_eq!(
+        strings(&server_certificate["spec"]["dnsNames"]),
+        [EDGE.to_owned(), format!("{EDGE}.{NAMESPACE}"), format!("{EDGE}.{NAMESPACE}.svc")]
+    );
+    assert!(
+        strings(&server_certificate["spec"]["dnsNames"])
+            .contains(&flag_value(&bootstrap_args, "--xds-server-name")),
+        "Envoy would refuse the xDS server's certificate"
+    );
+    assert_eq!(
+        strings(&server_certificate["spec"]["usages"]),
+        ["digital signature", "server auth"]
+    );
+
+    // Envoy's client certificate: the Secret of Certificate envoy-xds, mounted at the same
+    // path in the init container (which writes the paths into the SDS files) and in Envoy
+    // (which reads them, and again on every renewal).
+    let client_certificate = edge.get("Certificate", "envoy-xds");
+    assert_eq!(
+        strings(&client_certificate["spec"]["usages"]),
+        ["digital signature", "client auth"]
+    );
+    let client_secret = client_certificate["spec"]["secretName"].as_str().unwrap();
+    assert_eq!(volume(envoy_pod, "envoy-xds")["secret"]["secretName"], client_secret);
+    let (certs, read_only) = mount_of(envoy_pod, bootstrap, "envoy-xds");
+    assert!(read_only);
+    assert_eq!(mount_of(envoy_pod, envoy, "envoy-xds"), (certs.clone(), true));
+    for (flag, file) in [
+        ("--envoy-cafile", "ca.crt"),
+        ("--envoy-cert-file", "tls.crt"),
+        ("--envoy-key-file", "tls.key"),
+    ] {
+        assert_eq!(flag_value(&bootstrap_args, flag), format!("{certs}/{file}"));
+    }
+
+    // Both leaves come from the CA Issuer, whose CA certificate is self-signed; each side
+    // trusts the other through its own Secret's ca.crt, that CA.
+    let ca_certificate = edge.get("Certificate", "certgate-edge-xds-ca");
+    assert_eq!(ca_certificate["spec"]["isCA"], true);
+    let ca_issuer = edge.get("Issuer", "certgate-edge-xds-ca");
+    assert_eq!(ca_issuer["spec"]["ca"]["secretName"], ca_certificate["spec"]["secretName"]);
+    let root_issuer = ca_certificate["spec"]["issuerRef"]["name"].as_str().unwrap();
+    assert_eq!(edge.get("Issuer", root_issuer)["spec"]["selfSigned"], json!({}));
+    for certificate in [server_certificate, client_certificate] {
+        assert_eq!(
+            certificate["spec"]["issuerRef"],
+            json!({"group": "cert-manager.io", "kind": "Issuer", "name": "certgate-edge-xds-ca"})
+        );
+        assert_eq!(certificate["metadata"]["namespace"], NAMESPACE);
+    }
+
+    // The bootstrap and the admin socket: written by the init container into emptyDirs that
+    // Envoy mounts at the same paths; the configuration read-only.
+    let (config, read_only) = mount_of(envoy_pod, bootstrap, "envoy-config");
+    assert!(!read_only, "the init container writes the bootstrap");
+    assert_eq!(mount_of(envoy_pod, envoy, "envoy-config"), (config.clone(), true));
+    assert_eq!(volume(envoy_pod, "envoy-config")["emptyDir"], json!({}));
+    assert_eq!(bootstrap_args[2], format!("{config}/envoy.json"));
+    assert_eq!(envoy_args[..2], ["-c", bootstrap_args[2]]);
+    assert!(flag_value(&bootstrap_args, "--resources-dir").starts_with(&format!("{config}/")));
+    let (admin, read_only) = mount_of(envoy_pod, envoy, "envoy-admin");
+    assert!(!read_only, "Envoy creates its admin socket");
+    assert_eq!(volume(envoy_pod, "envoy-admin")["emptyDir"], json!({}));
+    assert_eq!(flag_value(&bootstrap_args, "--admin-address"), format!("{admin}/admin.sock"));
+
+    // Envoy's listeners bind the ports certgate programs, which the Service envoy exposes as
+    // 80 and 443; readiness waits for the HTTP listener.
+    for (flag, port_name, service_port) in
+        [("--envoy-service-http-port", "http", 80), ("--envoy-service-https-port", "https", 443)]
+    {
+        let programmed: u64 = flag_value(&serve_args, flag).parse().unwrap();
+        assert_eq!(container_port(envoy, port_name), programmed, "{flag}");
+        let exposed = edge.get("Service", "envoy")["spec"]["ports"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["targetPort"] == port_name)
+            .unwrap_or_else(|| panic!("Service envoy does not expose {port_name}"))
+            .clone();
+        assert_eq!(exposed["port"], service_port);
+    }
+    let envoy_service = edge.get("Service", "envoy");
+    assert_eq!(envoy_service["spec"]["type"], "LoadBalancer");
+    assert_eq!(
+        envoy_service["spec"]["selector"],
+        edge.get("DaemonSet", "envoy")["spec"]["selector"]["matchLabels"]
+    );
+    assert_eq!(envoy["readinessProbe"]["tcpSocket"]["port"], "http");
+}
+
+/// A pod's volume mounts as local directories under `root` (created), for running the
+/// rendered arguments outside a container.
+fn local_mounts(root: &Path, containers: &[&Value]) -> Vec<(String, PathBuf)> {
+    let mut mounts: Vec<(String, PathBuf)> = Vec::new();
+    for container in containers {
+        for mount in container["volumeMounts"].as_array().into_iter().flatten() {
+            let path = mount["mountPath"].as_str().unwrap().to_owned();
+            if !mounts.iter().any(|(p, _)| *p == path) {
+                let local = root.join(path.trim_start_matches('/'));
+                std::fs::create_dir_all(&local).unwrap();
+                mounts.push((path, local));
+            }
+        }
+    }
+    mounts
+}
+
+/// A rendered argument as it runs here: `$(VAR)` from `env`, mounted paths (whole values or
+/// a flag's value) under their local directories.
+fn localize(arg: &str, mounts: &[(String, PathBuf)], env: &[(&str, &str)]) -> String {
+    let mut arg = arg.to_owned();
+    for (name, value) in env {
+        arg = arg.replace(&format!("$({name})"), value);
+    }
+    let (flag, value) = match arg.split_once('=') {
+        Some((flag, value)) if flag.starts_with('-') => (format!("{flag}="), value.to_owned()),
+        _ => (String::new(), arg.clone()),
+    };
+    for (path, local) in mounts {
+        if value == *path || value.starts_with(&format!("{path}/")) {
+            return format!("{flag}{}{}", local.display(), &value[path.len()..]);
+        }
+    }
+    assert!(!arg.contains("$("), "{arg}: a variable the test does not set");
+    arg
+}
+
+/// `args` with `--flag=...` (which must be there) set to `value`.
+fn with_flag(mut args: Vec<String>, flag: &str, value: &str) -> Vec<String> {
+    let at = args
+        .iter()
+        .position(|a| a.starts_with(&format!("{flag}=")))
+        .unwrap_or_else(|| panic!("no {flag}= in {args:?}"));
+    args[at] = format!("{flag}={value}");
+    args
+}
+
+/// What cert-manager would issue from the edge's Certificates: the CA, the xDS server's
+/// certificate for `server_names` and Envoy's client certificate (CN envoy), each written
+/// as a kubernetes.io/tls Secret's files (tls.crt, tls.key, ca.crt) into a directory.
+struct XdsSecrets {
+    ca: String,
+    server: (String, String),
+    client: (String, String),
+}
+
+impl XdsSecrets {
+    fn issue(server_names: &[&str]) -> XdsSecrets {
+        use rcgen::{
+            BasicConstraints, CertificateParams, DnType, ExtendedKeyUsagePurpose, IsCa, Issuer,
+            KeyPair, KeyUsagePurpose,
+        };
+        let ca_key = KeyPair::generate().unwrap();
+        let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+        ca_params.distinguished_name.push(DnType::CommonName, "certgate-edge-xds-ca");
+        ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        ca_params.key_usages =
+            vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::DigitalSignature];
+        let ca = ca_params.self_signed(&ca_key).unwrap();
+        let issuer = Issuer::from_params(&ca_params, &ca_key);
+        let leaf = |names: Vec<String>, cn: Option<&str>, usage: ExtendedKeyUsagePurpose| {
+            let key = KeyPair::generate().unwrap();
+            let mut params = CertificateParams::new(names).unwrap();
+            params.distinguished_name = rcgen::DistinguishedName::new();
+            if let Some(cn) = cn {
+                params.distinguished_name.push(DnType::CommonName, cn);
+            }
+            params.key_usages = vec![KeyUsagePurpose::DigitalSignature];
+            params.extended_key_usages = vec![usage];
+            let cert = params.signed_by(&key, &issuer).unwrap();
+            (cert.pem(), key.serialize_pem())
+        };
+        XdsSecrets {
+            ca: ca.pem(),
+            server: leaf(
+                server_names.iter().map(|n| (*n).to_owned()).collect(),
+                None,
+                ExtendedKeyUsagePurpose::ServerAuth,
+            ),
+            client: leaf(Vec::new(), Some("envoy"), ExtendedKeyUsagePurpose::ClientAuth),
+        }
+    }
+
+    fn write(&self, dir: &Path, (cert, key): &(String, String)) {
+        std::fs::write(dir.join("tls.crt"), cert).unwrap();
+        std::fs::write(dir.join("tls.key"), key).unwrap();
+        std::fs::write(dir.join("ca.crt"), &self.ca).unwrap();
+    }
+}
+
+/// The local directory of the mount of `volume` in `container`.
+fn local_dir_of(
+    mounts: &[(String, PathBuf)],
+    pod: &Value,
+    container: &Value,
+    volume: &str,
+) -> PathBuf {
+    let (path, _) = mount_of(pod, container, volume);
+    mounts.iter().find(|(p, _)| *p == path).unwrap().1.clone()
+}
+
+/// The rendered init container's `certgate edge bootstrap` writes a bootstrap (and its SDS
+/// files) that the pinned Envoy release accepts with the rendered Envoy arguments
+/// (`--mode validate` loads every static resource, the certificate files included, without
+/// serving). Paths are the pod's mounts moved under a temporary directory.
+#[test]
+fn envoy_accepts_the_bootstrap_the_rendered_init_container_writes() {
+    let edge = Rendered::of("edge");
+    let pod = edge.pod("DaemonSet", "envoy");
+    let (bootstrap, envoy) = (bootstrap_container(&edge), envoy_container(&edge));
+    let dir = tempfile::tempdir().unwrap();
+    let mounts = local_mounts(dir.path(), &[bootstrap, envoy]);
+    let secrets = XdsSecrets::issue(&[EDGE]);
+    secrets.write(&local_dir_of(&mounts, pod, bootstrap, "envoy-xds"), &secrets.client);
+    let env = [("POD_NAMESPACE", NAMESPACE), ("POD_NAME", "envoy-0")];
+
+    let args: Vec<String> =
+        strings(&bootstrap["args"]).iter().map(|a| localize(a, &mounts, &env)).collect();
+    let output = Command::new(env!("CARGO_BIN_EXE_certgate"))
+        .args(&args)
+        .env_remove("ENVOY_CAFILE")
+        .env_remove("ENVOY_CERT_FILE")
+        .env_remove("ENVOY_KEY_FILE")
+        .env_remove("CONTOUR_NAMESPACE")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    let config = local_dir_of(&mounts, pod, envoy, "envoy-config");
+    let written: Value =
+        serde_json::from_slice(&std::fs::read(config.join("envoy.json")).unwrap()).unwrap();
+    let text = written.to_string();
+    assert!(text.contains(EDGE), "the xDS cluster does not dial {EDGE}: {text}");
+    assert!(config.join("resources/sds").is_dir(), "no SDS files under --resources-dir");
+
+    let mut args: Vec<String> =
+        strings(&envoy["args"]).iter().map(|a| localize(a, &mounts, &env)).collect();
+    args.extend(["--mode", "validate"].map(str::to_owned));
+    let output = Command::new(envoy_binary()).args(&args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "Envoy refuses the rendered bootstrap ({args:?}):\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// A CertificateRequest (as JSON) as cert-manager's controller makes it from `certificate`
+/// (a rendered Certificate, possibly edited): its issuer, duration, isCA and usages, and an
+/// ECDSA P-256 CSR with its DNS names and common name, requested by `username`.
+fn request_from(name: &str, certificate: &Value, username: &str) -> Value {
+    use base64::Engine as _;
+    let spec = &certificate["spec"];
+    let key = rcgen::KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256).unwrap();
+    let names: Vec<String> = strings(&spec["dnsNames"]).iter().map(|n| (*n).to_owned()).collect();
+    let mut params = rcgen::CertificateParams::new(names).unwrap();
+    params.distinguished_name = rcgen::DistinguishedName::new();
+    if let Some(cn) = spec["commonName"].as_str() {
+        params.distinguished_name.push(rcgen::DnType::CommonName, cn);
+    }
+    let csr = params.serialize_request(&key).unwrap().pem().unwrap();
+    json!({
+        "apiVersion": "cert-manager.io/v1",
+        "kind": "CertificateRequest",
+        "metadata": {"name": name, "namespace": NAMESPACE},
+        "spec": {
+            "issuerRef": spec["issuerRef"],
+            "duration": spec["duration"],
+            "isCA": spec["isCA"].as_bool().unwrap_or(false),
+            "usages": spec["usages"],
+            "username": username,
+            "groups": ["system:serviceaccounts", "system:serviceaccounts:cert-manager", "system:authenticated"],
+            "request": base64::engine::general_purpose::STANDARD.encode(csr),
+        },
+    })
+}
+
+/// cert-manager runs without its own approver, so the edge's three Certificates are issued
+/// only if certgate approves their requests: the component's policies approve exactly those
+/// (as cert-manager's controller requests them) and deny the same shapes stretched.
+#[test]
+fn the_edge_policies_approve_the_xds_certificates_and_nothing_else() {
+    const CERT_MANAGER: &str = "system:serviceaccount:cert-manager:cert-manager";
+    let edge = Rendered::of("edge");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(deploy().join("components/edge/policy.yaml"), dir.path().join("policy.yaml"))
+        .unwrap();
+    std::fs::copy(deploy().join("base/namespace.yaml"), dir.path().join("namespace.yaml")).unwrap();
+    let certificate = |name: &str| edge.get("Certificate", name).clone();
+    let edited = |name: &str, edit: &dyn Fn(&mut Value)| {
+        let mut certificate = certificate(name);
+        edit(&mut certificate["spec"]);
+        certificate
+    };
+    let requests = [
+        request_from("ca", &certificate("certgate-edge-xds-ca"), CERT_MANAGER),
+        request_from("server", &certificate("certgate-edge-xds"), CERT_MANAGER),
+        request_from("client", &certificate("envoy-xds"), CERT_MANAGER),
+        request_from(
+            "server-more-names",
+            &edited("certgate-edge-xds", &|spec| {
+                spec["dnsNames"].as_array_mut().unwrap().push(json!("evil.example.com"))
+            }),
+            CERT_MANAGER,
+        ),
+        request_from(
+            "client-serving-too",
+            &edited("envoy-xds", &|spec| {
+                spec["usages"].as_array_mut().unwrap().push(json!("server auth"))
+            }),
+            CERT_MANAGER,
+        ),
+        // A second CA under the edge's CA.
+        request_from(
+            "ca-from-the-ca",
+            &edited("certgate-edge-xds-ca", &|spec| {
+                spec["issuerRef"]["name"] = json!("certgate-edge-xds-ca")
+            }),
+            CERT_MANAGER,
+        ),
+        request_from(
+            "someone-else",
+            &certificate("envoy-xds"),
+            "system:serviceaccount:certgate:certgate-edge",
+        ),
+    ];
+    let stream: Vec<String> = requests.iter().map(Value::to_string).collect();
+    std::fs::write(dir.path().join("requests.yaml"), stream.join("\n---\n")).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_certgate"))
+        .args(["check", "-o", "json", "-f"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|err| {
+        panic!(
+            "{err}: {}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    assert_eq!(report["rbacEvaluated"], true, "{report:#}");
+    for policy in report["policies"].as_array().unwrap() {
+        assert_eq!(policy["ready"], true, "{report:#}");
+    }
+    let decisions: Vec<(&str, &str)> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["name"].as_str().unwrap(), r["decision"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        decisions,
+        [
+            ("ca", "Approved"),
+            ("server", "Approved"),
+            ("client", "Approved"),
+            ("server-more-names", "Denied"),
+            ("client-serving-too", "Denied"),
+            ("ca-from-the-ca", "Denied"),
+            ("someone-else", "Unprocessed"),
+        ],
+        "{report:#}"
+    );
+}
+
+/// The edge component only adds objects, so it combines with every other component, in
+/// either order, keeping every invariant.
+#[test]
+fn the_edge_component_combines_with_every_other_component() {
+    let components: Vec<String> = std::fs::read_dir(deploy().join("components"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name != "edge")
+        .collect();
+    assert!(components.len() >= 5, "{components:?}");
+    let edge_rbac: BTreeSet<String> =
+        &rbac_names(&Rendered::of("edge")) - &rbac_names(&Rendered::of("default"));
+    for component in &components {
+        let alone = rbac_names(&Rendered::with_components(&[component]));
+        let orders = [[component.as_str(), "edge"], ["edge", component.as_str()]];
+        let both: Vec<Rendered> = orders.iter().map(|o| Rendered::with_components(o)).collect();
+        for rendered in &both {
+            assert_eq!(
+                rendered.text, both[0].text,
+                "{} and {} differ",
+                rendered.name, both[0].name
+            );
+            assert_eq!(rbac_names(rendered), &alone | &edge_rbac, "{}", rendered.name);
+            assert_eq!(rendered.args(EDGE), EDGE_ARGS, "{}", rendered.name);
+            for deployment in rendered.of_kind("Deployment") {
+                assert_hardened(rendered, deployment);
+            }
+            assert_envoy_hardened(rendered, rendered.get("DaemonSet", "envoy"));
+            assert_no_host_access(rendered);
+            assert_one_certgate_image(rendered);
+            assert_least_privilege(rendered);
+        }
+    }
+}
+
+/// A Pod made from a workload's template, as its controller would create it.
+fn pod_from(template: &Value, name: &str) -> Value {
+    json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": NAMESPACE, "labels": template["metadata"]["labels"]},
+        "spec": template["spec"],
+    })
+}
+
+/// The namespace enforces the restricted Pod Security Standard, which the API server applies
+/// to pods only: a Deployment or DaemonSet whose pods break it is accepted and then never gets
+/// a pod. So every pod template of every overlay is created as a Pod (server dry run) on a
+/// real kube-apiserver, whose PodSecurity admission refuses what the standard forbids; and,
+/// to show the check bites, Envoy's pod with Contour's host ports is refused.
+#[test]
+fn every_pod_template_passes_the_namespaces_pod_security_standard_on_a_real_api_server() {
+    let dev = dev_support::Dev::real_with(&["--no-webhook", "--controllers=-*"]);
+    dev.ok(&["apply", "-f", deploy().join("base/namespace.yaml").to_str().unwrap()]);
+    let overlays = Rendered::all();
+    // The ServiceAccount admission refuses pods naming a missing account: create them.
+    let mut accounts = BTreeSet::new();
+    for rendered in &overlays {
+        for account in rendered.of_kind("ServiceAccount") {
+            if accounts.insert(account["metadata"]["name"].as_str().unwrap().to_owned()) {
+                dev.ok_with(&["apply", "-f", "-"], Some(&account.to_string()));
+            }
+        }
+    }
+    let mut checked = 0;
+    for rendered in &overlays {
+        for (workload, template) in pod_templates(rendered) {
+            let name = workload.to_lowercase().replace(' ', "-");
+            let output = dev.kubectl(
+                &["create", "--dry-run=server", "-f", "-"],
+                Some(&pod_from(template, &name).to_string()),
+            );
+            assert!(
+                output.status.success(),
+                "overlay {}, {workload}: {}",
+                rendered.name,
+                String::from_utf8_lossy(&output.stderr)
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 2 * overlays.len(), "{checked} pod templates");
+
+    let edge = Rendered::of("edge");
+    let mut template = edge.get("DaemonSet", "envoy")["spec"]["template"].clone();
+    template["spec"]["containers"][0]["ports"][0]["hostPort"] = json!(80);
+    let refused = dev.fails(
+        &["create", "--dry-run=server", "-f", "-"],
+        Some(&pod_from(&template, "envoy-with-host-ports").to_string()),
+    );
+    assert!(
+        refused.contains("violates PodSecurity \"restricted:latest\"")
+            && refused.contains("hostPort"),
+        "{refused}"
+    );
+}
+
+/// A process of the live edge test, killed and waited for on drop, its output kept.
+struct Running {
+    name: &'static str,
+    child: std::process::Child,
+    log: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Running {
+    fn spawn(name: &'static str, command: &mut Command) -> Running {
+        use std::io::BufRead as _;
+        let mut child = command
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|err| panic!("cannot start {name}: {err}"));
+        let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let pipes: [Box<dyn std::io::Read + Send>; 2] =
+            [Box::new(child.stdout.take().unwrap()), Box::new(child.stderr.take().unwrap())];
+        for pipe in pipes {
+            let log = log.clone();
+            std::thread::spawn(move || {
+                for line in std::io::BufReader::new(pipe).lines().map_while(Result::ok) {
+                    let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
+                    log.push_str(&line);
+                    log.push('\n');
+                }
+            });
+        }
+        Running { name, child, log }
+    }
+
+    fn log(&self) -> String {
+        let log = self.log.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        format!("--- {} log ---\n{log}", self.name)
+    }
+
+    /// SIGTERM, then the exit status (a process that does not stop fails the test).
+    fn terminate(mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        assert!(Command::new("kill").arg(&pid).status().unwrap().success());
+        let deadline = std::time::Instant::now() + edge_support::HANG_GUARD;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(std::time::Instant::now() < deadline, "{} ignores SIGTERM", self.name);
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The environment a container's downward-API variables give it in a pod named `pod_name` of
+/// certgate's namespace.
+fn downward_env(container: &Value, pod_name: &str) -> Vec<(String, String)> {
+    container["env"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|variable| {
+            let value = match variable["valueFrom"]["fieldRef"]["fieldPath"].as_str() {
+                Some("metadata.namespace") => NAMESPACE,
+                Some("metadata.name") => pod_name,
+                other => panic!("{variable}: {other:?} is not set by the test"),
+            };
+            (variable["name"].as_str().unwrap().to_owned(), value.to_owned())
+        })
+        .collect()
+}
+
+/// The status code of `GET path` on `address` (plain HTTP), if it answers.
+fn http_status(address: &str, path: &str) -> Option<String> {
+    use std::io::{Read as _, Write as _};
+    let mut stream = std::net::TcpStream::connect(address).ok()?;
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: localhost\r\n\r\n").ok()?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).ok()?;
+    response.split_whitespace().nth(1).map(str::to_owned)
+}
+
+/// The edge as the overlay deploys it, short of containers, on a real kube-apiserver (which
+/// enforces RBAC): the overlay's ServiceAccount, ClusterRole, Role and bindings applied as
+/// rendered, `certgate edge serve` run with the rendered arguments and a token of that
+/// ServiceAccount (so it has exactly the overlay's permissions), the rendered init
+/// container's `certgate edge bootstrap` and a real Envoy with the rendered arguments, the
+/// pods' mounts as local directories holding what cert-manager would issue from the
+/// overlay's Certificates. Only the addresses change: loopback and free ports instead of the
+/// pod's, and the xDS address 127.0.0.1 instead of the Service's name (the certificate is
+/// still checked for the rendered --xds-server-name). It must: be ready and healthy on its
+/// probes' paths, win the Lease, write a status, serve Envoy over mutual TLS (a client
+/// reaches the HTTPProxy's virtual host; the endpoint itself is unreachable here, so Envoy
+/// answers 503), record a CRLWarning event, never be refused by the API server, and release
+/// the Lease on SIGTERM.
+#[test]
+fn the_rendered_edge_serves_the_rendered_envoy_with_only_the_overlays_rbac_on_a_real_api_server() {
+    use edge_support::cluster::{NAMESPACE as PROXY_NAMESPACE, objects, proxy_field};
+    use edge_support::{free_port, wait_for};
+
+    let dev = edge_support::cluster::start(dev_support::Server::Real);
+    let edge = Rendered::of("edge");
+    dev.ok(&["apply", "-f", deploy().join("base/namespace.yaml").to_str().unwrap()]);
+    let identity: Vec<Value> = edge
+        .objects
+        .iter()
+        .filter(|o| {
+            let name = o["metadata"]["name"].as_str().unwrap();
+            ["ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"]
+                .contains(&o["kind"].as_str().unwrap())
+                && (name == EDGE || name == "certgate-edge:leader-election")
+        })
+        .cloned()
+        .collect();
+    assert_eq!(identity.len(), 5, "{identity:#?}");
+    let list = json!({"apiVersion": "v1", "kind": "List", "items": identity});
+    dev.ok_with(&["apply", "-f", "-"], Some(&list.to_string()));
+    let token = dev.ok(&["create", "token", EDGE, "-n", NAMESPACE]);
+    let admin = std::fs::read_to_string(&dev.kubeconfig).unwrap();
+    let admin_token = dev_support::real_cluster::ADMIN_TOKEN;
+    assert!(admin.contains(admin_token));
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dir.path().join("kubeconfig-certgate-edge");
+    std::fs::write(&kubeconfig, admin.replace(admin_token, token.trim())).unwrap();
+    let pki = edge_support::pki::pki();
+    dev.ok_with(&["apply", "-f", "-"], Some(&objects(&pki, "192.0.2.1", 80)));
+
+    // The pods' volumes, filled as cert-manager would fill the Secrets.
+    let (serve, bootstrap, envoy) =
+        (edge_container(&edge), bootstrap_container(&edge), envoy_container(&edge));
+    let (edge_pod, envoy_pod) = (edge.pod("Deployment", EDGE), edge.pod("DaemonSet", "envoy"));
+    let edge_mounts = local_mounts(&dir.path().join("edge"), &[serve]);
+    let envoy_mounts = local_mounts(&dir.path().join("envoy"), &[bootstrap, envoy]);
+    let server_names = strings(&edge.get("Certificate", "certgate-edge-xds")["spec"]["dnsNames"]);
+    let secrets = XdsSecrets::issue(&server_names);
+    secrets.write(&local_dir_of(&edge_mounts, edge_pod, serve, "xds-tls"), &secrets.server);
+    secrets.write(&local_dir_of(&envoy_mounts, envoy_pod, envoy, "envoy-xds"), &secrets.client);
+
+    let (xds, http, https, listen) = (free_port(), free_port(), free_port(), free_port());
+    let localized = |args: Vec<&str>, mounts: &[(String, PathBuf)], pod_name: &str| {
+        let env = [("POD_NAMESPACE", NAMESPACE), ("POD_NAME", pod_name)];
+        args.iter().map(|a| localize(a, mounts, &env)).collect::<Vec<String>>()
+    };
+    let mut args = localized(strings(&serve["args"]), &edge_mounts, "certgate-edge-0");
+    for (flag, value) in [
+        ("--xds-address", "127.0.0.1".to_owned()),
+        ("--xds-port", xds.to_string()),
+        ("--envoy-service-http-port", http.to_string()),
+        ("--envoy-service-https-port", https.to_string()),
+        ("--listen", format!("127.0.0.1:{listen}")),
+    ] {
+        args = with_flag(args, flag, &value);
+    }
+    let server = Running::spawn(
+        "certgate edge serve",
+        Command::new(env!("CARGO_BIN_EXE_certgate"))
+            .args(&args)
+            .arg("--kubeconfig")
+            .arg(&kubeconfig)
+            .envs(downward_env(serve, "certgate-edge-0"))
+            .env("RUST_LOG", "info")
+            .env_remove("CONTOUR_CERT_FILE")
+            .env_remove("CONTOUR_KEY_FILE")
+            .env_remove("CONTOUR_CAFILE"),
+    );
+
+    let mut args = localized(strings(&bootstrap["args"]), &envoy_mounts, "envoy-0");
+    args = with_flag(args, "--xds-address", "127.0.0.1");
+    args = with_flag(args, "--xds-port", &xds.to_string());
+    let output = Command::new(env!("CARGO_BIN_EXE_certgate"))
+        .args(&args)
+        .env_remove("ENVOY_CAFILE")
+        .env_remove("ENVOY_CERT_FILE")
+        .env_remove("ENVOY_KEY_FILE")
+        .env_remove("CONTOUR_NAMESPACE")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    let mut args = localized(strings(&envoy["args"]), &envoy_mounts, "envoy-0");
+    args.extend(["--concurrency", "1"].map(str::to_owned));
+    let proxy = Running::spawn("envoy", Command::new(envoy_binary()).args(&args));
+    let context = || format!("{}{}{}", dev.logs(), server.log(), proxy.log());
+
+    let address = format!("127.0.0.1:{listen}");
+    wait_for(
+        "the edge to be ready and healthy",
+        || match (http_status(&address, "/readyz"), http_status(&address, "/healthz")) {
+            (Some(ready), Some(healthy)) if ready == "200" && healthy == "200" => Ok(()),
+            seen => Err(format!("{seen:?}")),
+        },
+        context,
+    );
+    wait_for(
+        "the HTTPProxy to be valid",
+        || match proxy_field(&dev, "{.status.currentStatus}") {
+            valid if valid == "valid" => Ok(()),
+            _ => Err(proxy_field(&dev, "{.status}")),
+        },
+        context,
+    );
+    let holder =
+        dev.ok(&["get", "lease", EDGE, "-n", NAMESPACE, "-o", "jsonpath={.spec.holderIdentity}"]);
+    assert!(holder.starts_with("certgate-edge-0"), "lease holder {holder:?}\n{}", context());
+    wait_for(
+        "Envoy, configured over mutual TLS, to answer for the virtual host",
+        || match edge_support::client::get(
+            std::net::SocketAddr::from(([127, 0, 0, 1], https)),
+            &pki,
+            &pki.good,
+        ) {
+            edge_support::client::Answer::Http { status, .. }
+                if status.starts_with("HTTP/1.1 503") =>
+            {
+                Ok(())
+            }
+            answer => Err(format!("{answer:?}")),
+        },
+        context,
+    );
+
+    // Events: certgate's CRL warning about skipClientCertValidation.
+    dev.ok(&[
+        "patch",
+        "httpproxy",
+        "edge",
+        "-n",
+        PROXY_NAMESPACE,
+        "--type=merge",
+        "-p",
+        r#"{"spec":{"virtualhost":{"tls":{"clientValidation":{"skipClientCertValidation":true}}}}}"#,
+    ]);
+    wait_for(
+        "a CRLWarning event",
+        || {
+            let reasons = dev.ok(&[
+                "get",
+                "events.v1.events.k8s.io",
+                "-n",
+                PROXY_NAMESPACE,
+                "-o",
+                "jsonpath={.items[*].reason}",
+            ]);
+            if reasons.split_whitespace().any(|r| r == "CRLWarning") {
+                Ok(())
+            } else {
+                Err(reasons)
+            }
+        },
+        context,
+    );
+
+    let log = server.log();
+    assert!(
+        !log.to_lowercase().contains("forbidden"),
+        "the API server refused the edge something:\n{log}"
+    );
+    let failure = context();
+    let status = server.terminate();
+    assert!(status.success(), "edge serve exited with {status}\n{failure}");
+    let holder =
+        dev.ok(&["get", "lease", EDGE, "-n", NAMESPACE, "-o", "jsonpath={.spec.holderIdentity}"]);
+    assert!(holder.is_empty(), "the Lease is still held by {holder:?}");
 }
