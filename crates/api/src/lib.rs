@@ -2,6 +2,8 @@
 //! identical to upstream so that upstream manifests parse unchanged.
 //!
 //! - [`certificate_request`]: `cert-manager.io/v1` `CertificateRequest`.
+//! - [`cert_manager`]: `cert-manager.io/v1` `Certificate`, `Issuer` and `ClusterIssuer`, the
+//!   cert-manager kinds certgate uses; certgate does not serve them.
 //! - [`policy`]: `policy.cert-manager.io/v1alpha1` `CertificateRequestPolicy`.
 //! - [`field`]: Kubernetes `field.Error` and aggregate rendering, byte-for-byte as apimachinery.
 //! - [`gofmt`]: the Go formatting rules those messages depend on (`%q`, JSON, durations).
@@ -12,6 +14,7 @@
 //! - [`validation`]: raw manifests checked against those CRDs, with the API server's errors.
 #![forbid(unsafe_code)]
 
+pub mod cert_manager;
 pub mod certificate_request;
 pub mod crd;
 pub mod field;

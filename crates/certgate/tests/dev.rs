@@ -1043,3 +1043,137 @@ impl Drop for WatchLines {
         let _ = self.child.wait();
     }
 }
+
+/// An ACME ClusterIssuer with a field certgate does not know, a CA Issuer and one of its
+/// Certificates, as cert-manager's documentation writes them.
+const CERT_MANAGER_OBJECTS: &str = r#"apiVersion: cert-manager.io/v1
+kind: ClusterIssuer
+metadata: {name: letsencrypt}
+spec:
+  acme:
+    email: ops@example.com
+    server: https://acme-staging-v02.api.letsencrypt.org/directory
+    privateKeySecretRef: {name: letsencrypt-account}
+    solvers: [{http01: {ingress: {ingressClassName: contour}}}]
+    someFutureField: {kept: [1, "two"]}
+---
+apiVersion: cert-manager.io/v1
+kind: Issuer
+metadata: {name: internal-ca, namespace: payments}
+spec:
+  ca: {secretName: internal-ca, ocspServers: ["http://ocsp.example.com"]}
+---
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: payments-tls, namespace: payments}
+spec:
+  secretName: payments-tls
+  issuerRef: {name: internal-ca}
+  dnsNames: [payments.example.com]
+  privateKey: {algorithm: ECDSA, size: 256, rotationPolicy: Always}
+  usages: [digital signature, server auth]
+"#;
+
+both!(
+    /// cert-manager's Certificate, Issuer and ClusterIssuer kinds are there without
+    /// cert-manager, with certgate's typed CRDs: upstream's names and columns, the ACME issuer
+    /// kept as written, the typed fields validated.
+    fn cert_manager_kinds_are_served_with_upstream_names_and_validation(server) {
+        let dev = server.start_with(&["--no-webhook", "--controllers=-*"]);
+        dev.ok(&["apply", "-f", examples().join("namespaces.yaml").to_str().unwrap()]);
+        dev.ok_with(&["apply", "-f", "-"], Some(CERT_MANAGER_OBJECTS));
+
+        let acme = dev.ok(&["get", "ciss", "letsencrypt", "-o", "jsonpath={.spec.acme}"]);
+        let acme: serde_json::Value = serde_json::from_str(&acme).unwrap();
+        assert_eq!(acme["someFutureField"]["kept"][1], "two", "{acme}");
+        assert_eq!(acme["solvers"][0]["http01"]["ingress"]["ingressClassName"], "contour");
+        assert!(dev.ok(&["get", "iss", "-n", "payments"]).contains("internal-ca"));
+        let certificates = dev.ok(&["get", "certs", "-n", "payments"]);
+        assert!(certificates.starts_with("NAME"), "{certificates}");
+        assert!(certificates.contains("SECRET") && certificates.contains("payments-tls"));
+        let wide = dev.ok(&["get", "cert", "-n", "payments", "-o", "wide"]);
+        assert!(wide.contains("ISSUER") && wide.contains("EXPIRATION"), "{wide}");
+        assert_eq!(
+            dev.ok(&[
+                "get",
+                "certificates",
+                "-n",
+                "payments",
+                "--field-selector",
+                "spec.issuerRef.name=internal-ca",
+                "-o",
+                "name"
+            ]),
+            "certificate.cert-manager.io/payments-tls\n"
+        );
+
+        let certificate = CERT_MANAGER_OBJECTS.split("---\n").nth(2).unwrap();
+        let certificate = certificate.replace("name: payments-tls,", "name: bad,");
+        let missing = certificate.replace("  secretName: payments-tls\n", "");
+        let missing = dev.fails(&["create", "-f", "-"], Some(&missing));
+        assert!(missing.contains("spec.secretName: Required value"), "{missing}");
+        let unsupported = certificate.replace("algorithm: ECDSA", "algorithm: DSA");
+        let unsupported = dev.fails(&["create", "-f", "-"], Some(&unsupported));
+        assert!(
+            unsupported.contains(r#"spec.privateKey.algorithm: Unsupported value: "DSA""#),
+            "{unsupported}"
+        );
+        let no_secret = dev.fails(
+            &["create", "-f", "-"],
+            Some(
+                "apiVersion: cert-manager.io/v1\nkind: Issuer\nmetadata: {name: broken, namespace: payments}\n\
+                 spec: {ca: {}}\n",
+            ),
+        );
+        assert!(no_secret.contains("spec.ca.secretName: Required value"), "{no_secret}");
+    }
+);
+
+/// cert-manager's own CRD, applied by the user, is what the sandbox serves from then on,
+/// also after a restart with the same data directory: the sandbox and `certgate dev` register
+/// certgate's only when the kind is absent.
+#[test]
+fn cert_managers_own_crds_are_never_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let flags = ["--no-webhook", "--controllers=-*", "--data-dir", data.to_str().unwrap()];
+    let acme_server_type = |kubeconfig: &std::path::Path| {
+        let output = kubectl(
+            Some(kubeconfig),
+            &[
+                "get",
+                "crd",
+                "issuers.cert-manager.io",
+                "-o",
+                "jsonpath={.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.acme.properties.server.type}",
+            ],
+            None,
+        );
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let stop = |mut child: std::process::Child| {
+        let _ = Command::new("kill").arg(child.id().to_string()).status();
+        let _ = child.wait();
+    };
+
+    let (child, kubeconfig, _) = spawn_dev(dir.path(), &flags);
+    // certgate's: the ACME issuer is kept as written, without a schema of its own.
+    assert_eq!(acme_server_type(&kubeconfig), "");
+    let upstream = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/upstream-crds/cert-manager.io_issuers.yaml");
+    let output = kubectl(
+        Some(&kubeconfig),
+        &["apply", "--server-side", "--force-conflicts", "-f", upstream.to_str().unwrap()],
+        None,
+    );
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(acme_server_type(&kubeconfig), "string");
+    stop(child);
+
+    let (child, kubeconfig, _) = spawn_dev(dir.path(), &flags);
+    assert_eq!(acme_server_type(&kubeconfig), "string", "upstream's CRD was replaced");
+    let output = kubectl(Some(&kubeconfig), &["get", "crd", "certificates.cert-manager.io"], None);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    stop(child);
+}

@@ -67,6 +67,11 @@ pub(crate) fn certificate_request_spec_required(schema: &mut Schema) {
     require(schema, &["issuerRef", "request"]);
 }
 
+/// `CertificateSpec`: `issuerRef` and `secretName` are required upstream.
+pub(crate) fn certificate_spec_required(schema: &mut Schema) {
+    require(schema, &["issuerRef", "secretName"]);
+}
+
 /// `IssuerReference`: `name` is required upstream.
 pub(crate) fn issuer_reference_required(schema: &mut Schema) {
     require(schema, &["name"]);

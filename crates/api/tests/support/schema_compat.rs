@@ -256,3 +256,55 @@ fn value_validation_at(
         value_validation_at(path, junctor, structural, problems);
     }
 }
+
+/// [`compare`], except that below each of the `opaque` paths (as [`compare`] writes them:
+/// `.spec.acme`) ours keeps whatever object it is given: there it must be `type: object` with
+/// `x-kubernetes-preserve-unknown-fields` and nothing else to check (no properties, no
+/// required entries, no value validations), where upstream's is an object. Such a node
+/// accepts every object upstream's schema accepts there; it neither validates, defaults nor
+/// prunes one. Problems at or below those paths are left out; a path that is not such a node
+/// in ours, or not an object in upstream's, is a problem itself.
+#[allow(dead_code, reason = "not every test crate that includes this file uses it")]
+pub fn compare_with_opaque(
+    ours: &JSONSchemaProps,
+    upstream: &JSONSchemaProps,
+    opaque: &[&str],
+) -> Vec<String> {
+    let below = |problem: &str, path: &str| {
+        problem.strip_prefix(path).is_some_and(|rest| rest.starts_with([':', '.', '[', '{']))
+    };
+    let mut problems: Vec<String> = compare(ours, upstream)
+        .into_iter()
+        .filter(|problem| !opaque.iter().any(|path| below(problem, path)))
+        .collect();
+    for path in opaque {
+        let expected = JSONSchemaProps {
+            type_: Some("object".to_owned()),
+            x_kubernetes_preserve_unknown_fields: Some(true),
+            ..Default::default()
+        };
+        let node =
+            at_path(ours, path).map(|node| JSONSchemaProps { description: None, ..node.clone() });
+        match node {
+            Some(node) if node == expected => {}
+            Some(node) => problems.push(format!(
+                "{path}: not an object kept as written: {}",
+                serde_json::to_string(&node).unwrap_or_default()
+            )),
+            None => problems.push(format!("{path}: missing in ours")),
+        }
+        match at_path(upstream, path) {
+            Some(node) if node.type_.as_deref() == Some("object") => {}
+            _ => problems.push(format!("{path}: not an object in upstream's schema")),
+        }
+    }
+    problems
+}
+
+/// The property at `path` (`.spec.acme`: property names only).
+#[allow(dead_code, reason = "not every test crate that includes this file uses it")]
+fn at_path<'a>(schema: &'a JSONSchemaProps, path: &str) -> Option<&'a JSONSchemaProps> {
+    path.split('.')
+        .filter(|name| !name.is_empty())
+        .try_fold(schema, |node, name| node.properties.as_ref()?.get(name))
+}

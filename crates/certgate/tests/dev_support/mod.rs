@@ -148,12 +148,11 @@ impl Dev {
         String::from_utf8(output.stdout).unwrap()
     }
 
-    /// The examples' namespaces, cert-manager's ClusterIssuer kind (approvals are checked
-    /// against the signer's resource, which must exist), and RBAC for team-a and the
-    /// approvers group to create and update CertificateRequests.
+    /// The examples' namespaces and RBAC for team-a and the approvers group to create and
+    /// update CertificateRequests. (Approvals are checked against the signer's resource, which
+    /// must exist: the ClusterIssuer kind is there already, as `certgate dev` registers it.)
     pub fn prepare_requests(&self) {
         self.ok(&["apply", "-f", examples().join("namespaces.yaml").to_str().unwrap()]);
-        self.ok(&["apply", "-f", cluster_issuer_crd().to_str().unwrap()]);
         self.ok_with(&["apply", "-f", "-"], Some(REQUESTERS));
     }
 
@@ -300,13 +299,6 @@ apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n 
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: requester}\n\
 subjects:\n- {apiGroup: rbac.authorization.k8s.io, kind: Group, name: team-a}\n\
 - {apiGroup: rbac.authorization.k8s.io, kind: Group, name: approvers}\n";
-
-/// cert-manager's ClusterIssuer CRD, as a cluster with cert-manager has it: approvals are
-/// checked against the signer's resource, which must exist.
-pub fn cluster_issuer_crd() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/upstream-crds/cert-manager.io_clusterissuers.yaml")
-}
 
 /// A standalone `certgate controller` process against the API server of a kubeconfig.
 pub struct ControllerProcess {

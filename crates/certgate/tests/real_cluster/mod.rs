@@ -1,10 +1,11 @@
 //! A real control plane for the end-to-end tests: etcd and kube-apiserver (built by
 //! `tools/realk8s/build`) on free loopback ports in a temporary folder, with certgate
-//! installed the way `certgate dev` installs it in the sandbox: certgate's CRDs and the
-//! issuer stand-ins, `certgate webhook` registered with upstream's webhook configurations
-//! (`clientConfig.url` on loopback, `caBundle` of its throw-away CA), and `certgate
-//! controller`. The webhook and the controller run as the ServiceAccounts of `deploy/base`
-//! with exactly its RBAC, so the tests also prove that RBAC is enough.
+//! installed the way `certgate dev` installs it in the sandbox: certgate's CRDs and the typed
+//! CRDs of cert-manager's `Certificate`, `Issuer` and `ClusterIssuer`, `certgate webhook`
+//! registered with upstream's webhook configurations (`clientConfig.url` on loopback,
+//! `caBundle` of its throw-away CA), and `certgate controller`. The webhook and the
+//! controller run as the ServiceAccounts of `deploy/base` with exactly its RBAC, so the tests
+//! also prove that RBAC is enough.
 //!
 //! Everything is stopped when the [`RealCluster`] is dropped (also on a panic): the
 //! controller and the webhook, then kube-apiserver, then etcd (in that order: etcd stopped
@@ -279,17 +280,19 @@ impl RealCluster {
     /// What `certgate dev` installs in the sandbox, installed the way a cluster gets it.
     fn install(&self, options: &Options) {
         // certgate's CRDs (server-side: they are too big for kubectl's last-applied
-        // annotation) and cert-manager's own Issuer and ClusterIssuer CRDs, as a cluster with
-        // cert-manager has them (the sandbox registers open-schema stand-ins instead).
+        // annotation), and the typed CRDs of cert-manager's Certificate, Issuer and
+        // ClusterIssuer, created as `certgate dev` creates them (the cluster has none yet),
+        // which also proves that a real API server takes them.
         let crds = Command::new(env!("CARGO_BIN_EXE_certgate")).arg("crds").output().unwrap();
         assert!(crds.status.success(), "certgate crds failed");
         let crds = String::from_utf8(crds.stdout).unwrap();
         self.ok(&["apply", "--server-side", "-f", "-"], Some(&crds));
-        let upstream = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/upstream-crds");
-        for kind in ["issuers", "clusterissuers"] {
-            let crd = upstream.join(format!("cert-manager.io_{kind}.yaml"));
-            self.ok(&["apply", "--server-side", "-f", crd.to_str().unwrap()], None);
-        }
+        let cert_manager = serde_json::json!({
+            "apiVersion": "v1",
+            "kind": "List",
+            "items": certgate_api::crd::cert_manager(),
+        });
+        self.ok(&["create", "-f", "-"], Some(&cert_manager.to_string()));
         self.ok(
             &[
                 "wait",
@@ -297,6 +300,7 @@ impl RealCluster {
                 "--timeout=60s",
                 "crd/certificaterequests.cert-manager.io",
                 "crd/certificaterequestpolicies.policy.cert-manager.io",
+                "crd/certificates.cert-manager.io",
                 "crd/issuers.cert-manager.io",
                 "crd/clusterissuers.cert-manager.io",
             ],

@@ -1,8 +1,9 @@
 //! What a fresh sandbox holds before any client writes: the system namespaces, the RBAC
 //! bootstrap policy, the CustomResourceDefinitions certgate serves, and those of the Open
-//! Cluster Management kinds it reads and writes (as a cluster with OCM has them). With a data
-//! directory, objects restored from it are kept and only what is missing is created; stored
-//! CRDs are served again.
+//! Cluster Management kinds and of cert-manager's other kinds (`Certificate`, `Issuer`,
+//! `ClusterIssuer`) it reads and writes, as a cluster with OCM and cert-manager has them. With
+//! a data directory, objects restored from it are kept and only what is missing is created;
+//! stored CRDs are served again.
 
 use serde_json::{Value, json};
 
@@ -75,9 +76,14 @@ pub async fn run(sandbox: &Sandbox) -> Result<(), ApiError> {
         let resource = resource(sandbox, crate::rbac::GROUP, plural)?;
         create_missing(sandbox, &resource, object).await?;
     }
-    // certgate's own CRDs, then OCM's, as a hub has upstream's; each only when absent, so a
-    // CRD restored from the data directory (upstream's, say) is kept.
-    for crd in certgate_api::crd::all().into_iter().chain(certgate_api::crd::ocm()) {
+    // certgate's own CRDs, then OCM's and cert-manager's, as a hub with cert-manager has
+    // upstream's; each only when absent, so a CRD restored from the data directory
+    // (upstream's, say) is kept.
+    let definitions = certgate_api::crd::all()
+        .into_iter()
+        .chain(certgate_api::crd::ocm())
+        .chain(certgate_api::crd::cert_manager());
+    for crd in definitions {
         let object = serde_json::to_value(&crd).map_err(|err| {
             ApiError::new(500, "InternalError", format!("cannot serialize a CRD: {err}"))
         })?;

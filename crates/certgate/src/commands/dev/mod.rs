@@ -132,7 +132,7 @@ pub enum DevError {
     Webhook(String),
     #[error("--controllers: {0}")]
     Controllers(String),
-    #[error("cannot register cert-manager's issuer kinds in the sandbox: {0}")]
+    #[error("cannot register cert-manager's kinds in the sandbox: {0}")]
     Issuers(String),
     #[error("the demo failed: {0}")]
     Demo(String),
