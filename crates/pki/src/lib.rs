@@ -11,7 +11,9 @@
 //!   saying what the caller accepts: Go's `crypto/x509` for CSRs, ring's standard verifiers
 //!   for CRLs and the webhook's CA.
 //!
-//! Built on them: [`decode_csr`] and [`parse_csr`] for PKCS#10 requests.
+//! Built on them: [`decode_csr`] and [`parse_csr`] for PKCS#10 requests, and [`issue`]:
+//! certificates signed from CertificateRequests as cert-manager's CA and SelfSigned issuers
+//! sign them.
 //!
 //! One exception, on purpose: the serving certificate and key that certgate's own servers
 //! load into rustls (`certgate-serving`'s `tls` and `dev_cert`, the sandbox's transport) are
@@ -27,6 +29,7 @@ pub mod der;
 mod extensions;
 mod input;
 mod ip;
+pub mod issue;
 mod key;
 pub mod pem;
 mod request;
