@@ -3,9 +3,12 @@
 //! accepts what upstream's accepts, and an object setting every property upstream's schema
 //! declares decodes into the types and encodes back unchanged, as do hand-written samples.
 
+#[path = "support/instances.rs"]
+mod instances;
 #[path = "support/schema_compat.rs"]
 mod schema_compat;
 
+use instances::maximal;
 use schema_compat::{surface, upstream};
 
 use certgate_api::crd;
@@ -20,7 +23,7 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
 use pretty_assertions::assert_eq;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ocm");
 
@@ -229,55 +232,6 @@ fn policy_root_requires_metadata_and_spec_as_upstream() {
 }
 
 // ---- round trips ----
-
-/// An instance that sets every property the schema declares (valid where that is cheap:
-/// first enum value, minimum, a date-time, base64).
-fn maximal(schema: &Value, name: &str, depth: usize) -> Value {
-    if depth > 40 {
-        return Value::Null;
-    }
-    if schema.get("x-kubernetes-int-or-string").is_some() {
-        // Quantities are strings as stored; the integer form is tested on its own below.
-        return json!("1");
-    }
-    if let Some(first) = schema.get("enum").and_then(|e| e.get(0)) {
-        return first.clone();
-    }
-    match schema.get("type").and_then(Value::as_str) {
-        Some("object") => {
-            let mut object = Map::new();
-            if let Some(props) = schema.get("properties").and_then(Value::as_object) {
-                for (name, sub) in props {
-                    object.insert(name.clone(), maximal(sub, name, depth + 1));
-                }
-            } else if let Some(additional) =
-                schema.get("additionalProperties").filter(|a| a.is_object())
-            {
-                object.insert("key".into(), maximal(additional, "key", depth + 1));
-            } else if name == "metadata" {
-                object.insert("name".into(), json!("n"));
-                object.insert("namespace".into(), json!("ns"));
-            } else if schema.get("x-kubernetes-preserve-unknown-fields").is_some() {
-                object.insert("apiVersion".into(), json!("example.io/v1"));
-                object.insert("kind".into(), json!("Anything"));
-                object.insert("nested".into(), json!({"list": [1, "two", {"three": null}]}));
-            }
-            Value::Object(object)
-        }
-        Some("array") => json!([maximal(&schema["items"], name, depth + 1)]),
-        // `minimum` reads back as a float from the typed schema.
-        Some("integer") => {
-            json!(schema.get("minimum").and_then(Value::as_f64).unwrap_or(1.0) as i64)
-        }
-        Some("boolean") => json!(true),
-        Some("string") => match schema.get("format").and_then(Value::as_str) {
-            Some("date-time") => json!("2026-01-02T03:04:05Z"),
-            Some("byte") => json!("Y2VydGdhdGU="),
-            _ => json!("x"),
-        },
-        _ => json!({}),
-    }
-}
 
 fn round_trip<T: Serialize + DeserializeOwned>(object: &Value) -> T {
     let typed: T = serde_json::from_value(object.clone())
