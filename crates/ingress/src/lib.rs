@@ -15,6 +15,7 @@ pub mod crl_warnings;
 pub mod delegation;
 pub mod envoy;
 pub mod error;
+pub mod ingress_class;
 pub mod routing;
 pub mod secrets;
 pub mod status;

@@ -21,10 +21,10 @@ use tokio::sync::watch;
 
 use super::crl_expiry::NextUpdates;
 use super::debounce::{Changes, HOLDOFF, MAX_HOLDOFF};
-use super::decide::{Decision, decide};
+use super::decide::{Decision, Scope, decide_in};
 use super::metrics::ControllerMetrics;
 use super::objects::httpproxy_resource;
-use super::status::StatusWrite;
+use super::status::{LoadBalancer, StatusWrite};
 use super::stores::Stores;
 use super::warnings::CrlWarnings;
 use crate::cache::SnapshotCache;
@@ -47,6 +47,41 @@ pub const CRL_WARNING_REASON: &str = "CRLWarning";
 pub struct ControllerConfig {
     pub processor: ProcessorConfig,
     pub resources: ResourceOptions,
+    /// `--ingress-class-name`, split as Contour splits it; empty: class `contour` or none.
+    pub ingress_class_names: Vec<String>,
+    /// Where the address written into `status.loadBalancer` comes from.
+    pub load_balancer: LoadBalancerSource,
+}
+
+/// Where the load balancer's address comes from, as in Contour's load-balancer status writer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoadBalancerSource {
+    /// `--ingress-status-address`: fixed; the Envoy Service is not looked at.
+    Fixed(LoadBalancer),
+    /// The `status.loadBalancer` of the Envoy Service (`--envoy-service-namespace`, empty for
+    /// any namespace, and `--envoy-service-name`).
+    Service { namespace: String, name: String },
+}
+
+impl Default for LoadBalancerSource {
+    /// Contour's defaults: the Service `envoy` in `projectcontour`.
+    fn default() -> Self {
+        LoadBalancerSource::Service {
+            namespace: "projectcontour".to_owned(),
+            name: "envoy".to_owned(),
+        }
+    }
+}
+
+impl LoadBalancerSource {
+    fn address(&self, stores: &Stores) -> LoadBalancer {
+        match self {
+            LoadBalancerSource::Fixed(address) => address.clone(),
+            LoadBalancerSource::Service { namespace, name } => {
+                stores.load_balancer(namespace, name)
+            }
+        }
+    }
 }
 
 /// What the loop works with.
@@ -121,7 +156,11 @@ impl Controller {
         // threads that serve xDS streams.
         let decided = tokio::task::spawn_blocking(move || {
             let inputs = stores.inputs();
-            let decision = decide(&inputs, &config.processor, &config.resources, &now)?;
+            let scope = Scope {
+                ingress_class_names: config.ingress_class_names,
+                load_balancer: config.load_balancer.address(&stores),
+            };
+            let decision = decide_in(&inputs, &scope, &config.processor, &config.resources, &now)?;
             let crls = next_updates
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
@@ -147,7 +186,7 @@ impl Controller {
                 return;
             }
         };
-        let Decision { writes, counts, snapshot, .. } = decision;
+        let Decision { writes, counts, ignored, snapshot, .. } = decision;
         self.metrics.set_crl_next_updates(&crls);
         let first = self.cache.current().is_none();
         let published = self.cache.set(snapshot);
@@ -158,6 +197,7 @@ impl Controller {
                 valid = counts.valid,
                 invalid = counts.invalid,
                 orphaned = counts.orphaned,
+                ignored,
                 published,
                 "edge configuration rebuilt"
             );

@@ -4,6 +4,10 @@
 //! (delegation) and no label or field selector picks exactly the referenced ones, so the
 //! stores hold every Secret's data in memory (the cost is the size of the cluster's
 //! Secrets, as for Contour).
+//!
+//! The Envoy Service, whose `status.loadBalancer` goes into the HTTPProxy statuses, is read
+//! from the Service store, which holds every Service whole (status included): Contour too
+//! reads it from its one Service informer, and a watch of its own would only repeat it.
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -14,6 +18,7 @@ use k8s_openapi::api::discovery::v1::EndpointSlice as KubeEndpointSlice;
 use kube::Resource;
 use kube::api::{Api, DynamicObject};
 use kube::runtime::WatchStreamExt as _;
+use kube::runtime::reflector::ObjectRef;
 use kube::runtime::reflector::store::{Store, Writer};
 use kube::runtime::watcher;
 use serde::de::DeserializeOwned;
@@ -22,6 +27,7 @@ use tokio::task::JoinHandle;
 use super::debounce::Changes;
 use super::decide::Inputs;
 use super::objects::{self, ObjectError};
+use super::status::LoadBalancer;
 
 /// Readers of every store.
 #[derive(Clone)]
@@ -111,6 +117,30 @@ impl Stores {
         slices.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
         let secrets = self.secrets.state().iter().map(|s| objects::secret(s)).collect();
         Inputs { proxies, secrets, delegations, services, slices }
+    }
+
+    /// The `status.loadBalancer` of the Service `name` in `namespace` (Contour's
+    /// `--envoy-service-namespace` and `--envoy-service-name`); no address when there is no
+    /// such Service. An empty `namespace` takes a Service of that name in any namespace, as
+    /// Contour does (with several, the first by namespace; Contour takes the last changed).
+    pub fn load_balancer(&self, namespace: &str, name: &str) -> LoadBalancer {
+        let status = if namespace.is_empty() {
+            let mut named: Vec<_> = self
+                .services
+                .state()
+                .into_iter()
+                .filter(|s| s.metadata.name.as_deref() == Some(name))
+                .collect();
+            named.sort_by(|a, b| a.metadata.namespace.cmp(&b.metadata.namespace));
+            named.into_iter().next()
+        } else {
+            self.services.get(&ObjectRef::new(name).within(namespace))
+        };
+        LoadBalancer(
+            status
+                .and_then(|service| service.status.as_ref()?.load_balancer.clone())
+                .unwrap_or_default(),
+        )
     }
 }
 

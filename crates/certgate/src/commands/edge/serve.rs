@@ -5,12 +5,15 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use certgate_edge::controller::{ControllerConfig, ProcessOptions, run_process};
+use certgate_edge::controller::{
+    ControllerConfig, LoadBalancer, LoadBalancerSource, ProcessOptions, run_process,
+};
 use certgate_edge::tls::XdsTlsFiles;
 use certgate_ingress::ProcessorConfig;
 use certgate_ingress::envoy::{
     ListenerOptions, ResourceOptions, TranslateOptions, ValidationDelivery,
 };
+use certgate_ingress::ingress_class::class_names;
 use certgate_runtime::{LeaseSettings, replica_identity, termination_signal};
 use clap::{ArgAction, Args};
 
@@ -24,6 +27,12 @@ Contour certgate supports (docs/ingress-model.md): watch HTTPProxies, TLSCertifi
 Secrets, Services and EndpointSlices, write each HTTPProxy's status as Contour writes it, and
 serve the listeners, routes, clusters, endpoints and secrets (client-certificate validation with
 CA and CRL Secrets included) to every Envoy that connects.
+
+As Contour, only HTTPProxies of the configured ingress classes are processed
+(--ingress-class-name; by default class contour and proxies without a class); the others are
+left alone. Every processed HTTPProxy's status.loadBalancer gets the address of the Envoy
+Service (--envoy-service-namespace, --envoy-service-name) once it has one, or the fixed
+--ingress-status-address.
 
 Changes are applied after a 100 ms pause, at most 500 ms after the first pending change, as
 Contour does. Every replica serves xDS; with --leader-elect (the default) only the holder of the
@@ -82,6 +91,10 @@ pub struct ServeArgs {
     /// Namespaces where root HTTPProxies are allowed, comma-separated [default: all].
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub root_namespaces: Vec<String>,
+    /// Which HTTPProxies are processed and the address written into their status (boxed:
+    /// the arguments are large).
+    #[command(flatten)]
+    pub scope: Box<ScopeArgs>,
     /// Where each virtual host's client validation (CA, CRL) goes: in an SDS secret of its own,
     /// so that a changed CA or CRL Secret reaches Envoy without draining established
     /// connections, or inline in the listener, byte for byte as Contour does (Envoy then
@@ -119,6 +132,33 @@ pub struct ServeArgs {
     /// Timeouts and limits of the --listen endpoints' connections.
     #[command(flatten)]
     pub connections: HttpConnectionArgs,
+}
+
+/// Contour's ingress class and load-balancer status flags.
+#[derive(Debug, Args)]
+pub struct ScopeArgs {
+    /// Ingress classes whose HTTPProxies are processed, comma-separated (Contour's flag; a
+    /// proxy's class is its projectcontour.io/ingress.class or kubernetes.io/ingress.class
+    /// annotation, else spec.ingressClassName). Other proxies are ignored: not served, their
+    /// status not written [default: class contour and proxies without a class].
+    #[arg(long, value_name = "NAMES")]
+    pub ingress_class_name: Option<String>,
+    /// Namespace of the Envoy Service whose status.loadBalancer is copied into every processed
+    /// HTTPProxy's status [default: $CONTOUR_NAMESPACE, else projectcontour].
+    #[arg(
+        long,
+        value_name = "NAMESPACE",
+        env = "CONTOUR_NAMESPACE",
+        default_value = "projectcontour"
+    )]
+    pub envoy_service_namespace: String,
+    /// Name of that Envoy Service.
+    #[arg(long, value_name = "NAME", default_value = "envoy")]
+    pub envoy_service_name: String,
+    /// Fixed addresses for the HTTPProxies' status.loadBalancer instead of the Envoy Service's,
+    /// comma-separated: an IP address becomes an ip entry, anything else a hostname.
+    #[arg(long, value_name = "ADDRESSES")]
+    pub ingress_status_address: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -198,8 +238,26 @@ fn options(args: &ServeArgs) -> Result<ProcessOptions, ServeError> {
                     ..TranslateOptions::default()
                 },
             },
+            ingress_class_names: class_names(
+                args.scope.ingress_class_name.as_deref().unwrap_or_default(),
+            ),
+            load_balancer: load_balancer_source(&args.scope),
         },
     })
+}
+
+/// Contour: a non-empty `--ingress-status-address` is used instead of watching the Envoy
+/// Service (even when no address parses out of it).
+fn load_balancer_source(scope: &ScopeArgs) -> LoadBalancerSource {
+    match scope.ingress_status_address.as_deref() {
+        Some(address) if !address.is_empty() => {
+            LoadBalancerSource::Fixed(LoadBalancer::from_status_address(address))
+        }
+        _ => LoadBalancerSource::Service {
+            namespace: scope.envoy_service_namespace.clone(),
+            name: scope.envoy_service_name.clone(),
+        },
+    }
 }
 
 async fn client_config(args: &ServeArgs) -> Result<kube::Config, ServeError> {
