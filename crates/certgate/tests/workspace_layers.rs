@@ -56,6 +56,7 @@ const LAYERS: &[(&str, Layer)] = &[
     ("certgate-approver", Layer::Runtime),
     ("certgate-propagator", Layer::Runtime),
     ("certgate-edge", Layer::Runtime),
+    ("certgate-issuer", Layer::Runtime),
     ("certgate-access", Layer::Dev),
     ("certgate-dispatch", Layer::Dev),
     ("certgate-kubeproto", Layer::Dev),

@@ -21,21 +21,32 @@ use crate::shared::logging::LogFormatArg;
 
 /// The long help of `certgate controller` (`--help`).
 pub const CONTROLLER_LONG_ABOUT: &str = "\
-Run certgate's controllers against a cluster, as approver-policy's controller runs:
+Run certgate's controllers against a cluster, as approver-policy's and cert-manager's
+controllers run:
 
-  policy-approver    reviews every CertificateRequest that is neither Approved nor Denied
-                     against the CertificateRequestPolicies and sets Approved or Denied with
-                     reason policy.cert-manager.io and the review's message (events Approved,
-                     Denied, Unprocessed, EvaluationError). Decided requests are never touched.
-                     Pending requests are reviewed again when policies, RBAC objects or
-                     Namespaces change.
-  policy-readiness   keeps the policies' Ready condition and observedGeneration current.
-  builtin-approver   cert-manager's approve-everything controller (reason cert-manager.io);
-                     off by default, add it with --controllers=*,builtin-approver.
-  policy-propagator  OCM's governance-policy-propagator: replicates root Policies into managed
-                     cluster namespaces by their PlacementBindings and resolves their hub
-                     templates; needs the OCM CRDs, so off by default
-                     (--controllers=*,policy-propagator).
+  policy-approver                        reviews every CertificateRequest that is neither Approved nor Denied
+                                         against the CertificateRequestPolicies and sets Approved or Denied with
+                                         reason policy.cert-manager.io and the review's message (events Approved,
+                                         Denied, Unprocessed, EvaluationError). Decided requests are never touched.
+                                         Pending requests are reviewed again when policies, RBAC objects or
+                                         Namespaces change.
+  policy-readiness                       keeps the policies' Ready condition and observedGeneration current.
+  builtin-approver                       cert-manager's approve-everything controller (reason cert-manager.io);
+                                         off by default, add it with --controllers=*,builtin-approver.
+  policy-propagator                      OCM's governance-policy-propagator: replicates root Policies into managed
+                                         cluster namespaces by their PlacementBindings and resolves their hub
+                                         templates; needs the OCM CRDs, so off by default
+                                         (--controllers=*,policy-propagator).
+  issuers                                cert-manager's issuers controller: the Ready condition of
+                                         CA and SelfSigned Issuers; off by default.
+  clusterissuers                         the same for ClusterIssuers (CA Secrets in
+                                         --cluster-resource-namespace); off by default.
+  certificaterequests-issuer-ca          cert-manager's CA issuer: signs approved CertificateRequests
+                                         (status.certificate, status.ca, Ready=True Issued), marks
+                                         Denied ones Ready=False Denied; off by default.
+  certificaterequests-issuer-selfsigned  cert-manager's SelfSigned issuer: the same, signed with the
+                                         key of the cert-manager.io/private-key-secret-name Secret;
+                                         off by default.
 
 Several replicas elect one leader with a Lease (--leader-election-namespace, default
 $POD_NAMESPACE); the others wait as standbys. On SIGTERM the leader finishes in-flight reviews
@@ -43,6 +54,7 @@ and releases the lease so a standby takes over at once; losing the lease exits w
 
   certgate controller --leader-election-namespace certgate --log-format json
   certgate controller --authorizer local --controllers '*,-policy-readiness'
+  certgate controller --controllers '*,issuers,clusterissuers,certificaterequests-issuer-ca,certificaterequests-issuer-selfsigned'
 
 Serves /metrics (Prometheus), /healthz and /readyz over plain HTTP on --listen. The
 permissions each controller needs are listed in docs/controller.md and deploy/.";
@@ -72,8 +84,10 @@ impl AuthorizerMode {
 #[derive(Debug, Args)]
 pub struct ControllerArgs {
     /// Controllers to run, comma-separated, as cert-manager's --controllers: `*` the ones on
-    /// by default (policy-approver, policy-readiness), `name` adds one (builtin-approver is
-    /// off by default), `-name` removes one.
+    /// by default (policy-approver, policy-readiness), `name` adds one (builtin-approver,
+    /// policy-propagator and cert-manager's issuers, clusterissuers,
+    /// certificaterequests-issuer-ca and certificaterequests-issuer-selfsigned are off by
+    /// default), `-name` removes one.
     #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "*")]
     pub controllers: Vec<String>,
 
@@ -139,6 +153,12 @@ pub struct ControllerArgs {
     #[arg(long, value_name = "DURATION", default_value = "2h", value_parser = parse_duration)]
     pub hub_templates_token_expiration: Duration,
 
+    /// Namespace the clusterissuers and certificaterequests-issuer-* controllers read
+    /// ClusterIssuers' Secrets from (`spec.ca.secretName`), as cert-manager's flag of this
+    /// name.
+    #[arg(long, value_name = "NAMESPACE", default_value = certgate_issuer::DEFAULT_CLUSTER_RESOURCE_NAMESPACE)]
+    pub cluster_resource_namespace: String,
+
     /// Days until the policy-propagator rotates a cluster's policy encryption key (the
     /// `policy-encryption-key` Secret of its namespace), as upstream's flag of this name.
     #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
@@ -169,6 +189,7 @@ pub fn run(args: &ControllerArgs) -> Result<(), ControllerError> {
         .select(&args.controllers)
         .map_err(|e| ControllerError::Controllers(e.to_string()))?;
     crate::shared::logging::init(args.log_format)?;
+    certgate_issuer::set_cluster_resource_namespace(args.cluster_resource_namespace.clone());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

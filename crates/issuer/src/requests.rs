@@ -1,0 +1,327 @@
+//! The `certificaterequests-issuer-ca` and `certificaterequests-issuer-selfsigned`
+//! controllers: every CertificateRequest through [`crate::sign`], its status written when
+//! it changed, its events recorded. A request is looked at again when it changes and when
+//! the Issuer or ClusterIssuer it references changes (so a request that waited for its
+//! issuer to become ready is signed once it is).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use certgate_api::CertificateRequest;
+use certgate_api::cert_manager::{ClusterIssuer, Issuer, IssuerConfig};
+use certgate_clock::Clock;
+use certgate_runtime::{ControllerMetrics, ControllerSpec, Launch};
+use chrono::{DateTime, Utc};
+use futures_util::{FutureExt as _, StreamExt as _};
+use kube::Client;
+use kube::api::Api;
+use kube::runtime::controller::{Action, Config, Controller};
+use kube::runtime::events::Reporter;
+use kube::runtime::reflector::{self, ObjectRef, Store};
+use kube::runtime::{WatchStreamExt as _, watcher};
+use ring::rand::SecureRandom as _;
+
+use crate::effects::{Effects, KubeEffects, kube_event, reference};
+use crate::generic::GenericIssuer;
+use crate::setup::SecretLookup;
+use crate::sign::{self, IssuerFound, Signer, Step};
+
+/// `certificaterequests-issuer-ca`.
+pub const CA_NAME: &str = "certificaterequests-issuer-ca";
+/// `certificaterequests-issuer-selfsigned`.
+pub const SELF_SIGNED_NAME: &str = "certificaterequests-issuer-selfsigned";
+/// How long a request whose Secret could not be read waits before it is tried again.
+pub const RETRY: Duration = Duration::from_secs(30);
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReconcileError {
+    #[error("cannot write the status of CertificateRequest {request}: {source}")]
+    Write { request: String, source: kube::Error },
+}
+
+/// The issuers a request may reference, as the watches hold them.
+#[derive(Clone)]
+pub(crate) struct Issuers {
+    pub(crate) issuers: Store<Issuer>,
+    pub(crate) cluster_issuers: Store<ClusterIssuer>,
+}
+
+/// An issuer, resolved from a request's `spec.issuerRef`.
+struct Resolved {
+    config: IssuerConfig,
+    ready: bool,
+    resource_namespace: String,
+}
+
+impl Issuers {
+    fn resolve(
+        &self,
+        cr: &CertificateRequest,
+        cluster_resource_namespace: &str,
+    ) -> Option<Resolved> {
+        let name = &cr.spec.issuer_ref.name;
+        let of = |issuer: &dyn Fn() -> (IssuerConfig, bool), namespace: &str| {
+            let (config, ready) = issuer();
+            Resolved { config, ready, resource_namespace: namespace.to_owned() }
+        };
+        match sign::issuer_kind(cr) {
+            "ClusterIssuer" => self.cluster_issuers.get(&ObjectRef::new(name)).map(|found| {
+                of(&|| (found.config().clone(), ready(found.status())), cluster_resource_namespace)
+            }),
+            "Issuer" => {
+                let namespace = cr.metadata.namespace.as_deref().unwrap_or_default();
+                self.issuers
+                    .get(&ObjectRef::new(name).within(namespace))
+                    .map(|found| of(&|| (found.config().clone(), ready(found.status())), namespace))
+            }
+            _ => None,
+        }
+    }
+}
+
+fn ready(status: Option<&certgate_api::cert_manager::IssuerStatus>) -> bool {
+    status.is_some_and(|s| s.is_ready())
+}
+
+pub(crate) struct Context<E> {
+    pub(crate) signer: Signer,
+    pub(crate) name: &'static str,
+    pub(crate) issuers: Issuers,
+    pub(crate) effects: E,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) metrics: Arc<ControllerMetrics>,
+    pub(crate) cluster_resource_namespace: String,
+    /// Where serial numbers come from.
+    pub(crate) random: Box<dyn Fn() -> [u8; 20] + Send + Sync>,
+}
+
+/// `certificaterequests-issuer-ca`: off by default.
+pub const CA: ControllerSpec = ControllerSpec {
+    name: CA_NAME,
+    on_by_default: false,
+    summary: "cert-manager's CA issuer: signs approved CertificateRequests\n\
+              (status.certificate, status.ca, Ready=True Issued), marks\n\
+              Denied ones Ready=False Denied; off by default.",
+    run: |launch| run(launch, Signer::Ca, CA_NAME).boxed(),
+};
+
+/// `certificaterequests-issuer-selfsigned`: off by default.
+pub const SELF_SIGNED: ControllerSpec = ControllerSpec {
+    name: SELF_SIGNED_NAME,
+    on_by_default: false,
+    summary: "cert-manager's SelfSigned issuer: the same, signed with the\n\
+              key of the cert-manager.io/private-key-secret-name Secret;\n\
+              off by default.",
+    run: |launch| run(launch, Signer::SelfSigned, SELF_SIGNED_NAME).boxed(),
+};
+
+/// Which kind and object an issuer event is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct IssuerKey {
+    cluster: bool,
+    namespace: String,
+    name: String,
+}
+
+fn references(cr: &CertificateRequest, key: &IssuerKey) -> bool {
+    let group = cr.spec.issuer_ref.group.as_deref().unwrap_or_default();
+    let kind = sign::issuer_kind(cr);
+    (group.is_empty() || group == certgate_issuance::signing::GROUP)
+        && cr.spec.issuer_ref.name == key.name
+        && if key.cluster {
+            kind == "ClusterIssuer"
+        } else {
+            kind == "Issuer" && cr.metadata.namespace.as_deref() == Some(key.namespace.as_str())
+        }
+}
+
+fn issuer_watch<K: GenericIssuer>(
+    client: &Client,
+    writer: reflector::store::Writer<K>,
+) -> futures_util::stream::BoxStream<'static, IssuerKey> {
+    watcher(Api::<K>::all(client.clone()), watcher::Config::default())
+        .default_backoff()
+        .reflect(writer)
+        .touched_objects()
+        .filter_map(|object| {
+            std::future::ready(object.ok().map(|object: K| IssuerKey {
+                cluster: object.meta().namespace.is_none(),
+                namespace: object.meta().namespace.clone().unwrap_or_default(),
+                name: object.meta().name.clone().unwrap_or_default(),
+            }))
+        })
+        .boxed()
+}
+
+/// Runs the controller until the launch's shutdown completes.
+pub async fn run(launch: Launch, signer: Signer, name: &'static str) {
+    let Launch { client, settings, metrics, clock, shutdown, .. } = launch;
+    let (issuers, issuer_writer) = reflector::store::<Issuer>();
+    let (cluster_issuers, cluster_issuer_writer) = reflector::store::<ClusterIssuer>();
+    let (sender, receiver) = tokio::sync::mpsc::channel::<IssuerKey>(1024);
+    let driver = tokio::spawn(
+        futures_util::stream::select(
+            issuer_watch(&client, issuer_writer),
+            issuer_watch(&client, cluster_issuer_writer),
+        )
+        .for_each(move |key| {
+            let sender = sender.clone();
+            async move {
+                let _ = sender.send(key).await;
+            }
+        }),
+    );
+    let listed = async {
+        issuers.wait_until_ready().await?;
+        cluster_issuers.wait_until_ready().await
+    };
+    tokio::select! {
+        result = listed => if let Err(err) = result {
+            tracing::error!(controller = name, error = %err, "issuer watch stopped");
+            driver.abort();
+            return;
+        },
+        () = shutdown.clone() => {
+            driver.abort();
+            return;
+        }
+    }
+    let reporter =
+        Reporter { controller: format!("cert-manager-{name}"), instance: settings.instance };
+    let context = Arc::new(Context {
+        signer,
+        name,
+        issuers: Issuers { issuers, cluster_issuers },
+        effects: KubeEffects::new(client.clone(), reporter, name),
+        clock,
+        metrics,
+        cluster_resource_namespace: crate::cluster_resource_namespace().to_owned(),
+        random: Box::new(system_random),
+    });
+    let controller =
+        Controller::new(Api::<CertificateRequest>::all(client), watcher::Config::default());
+    let requests = controller.store();
+    let requeue = futures_util::stream::unfold(receiver, |mut receiver| async move {
+        receiver.recv().await.map(|key| (key, receiver))
+    })
+    .flat_map(move |key| {
+        let affected: Vec<ObjectRef<CertificateRequest>> = requests
+            .state()
+            .iter()
+            .filter(|cr| references(cr, &key))
+            .map(|cr| ObjectRef::from_obj(cr.as_ref()))
+            .collect();
+        futures_util::stream::iter(affected)
+    });
+    tracing::info!(controller = name, "issuers listed; signing requests");
+    controller
+        .with_config(Config::default().concurrency(settings.concurrency))
+        .reconcile_on(requeue)
+        .graceful_shutdown_on(shutdown)
+        .run(reconcile, error_policy, context)
+        .for_each(|outcome| async move {
+            if let Err(err) = outcome {
+                tracing::debug!(controller = name, error = %err, "reconcile did not complete");
+            }
+        })
+        .await;
+    driver.abort();
+}
+
+/// 20 bytes from the operating system's random source, for a serial number.
+fn system_random() -> [u8; 20] {
+    let mut bytes = [0u8; 20];
+    // The system source only fails when the OS has no randomness at all; a zero serial
+    // is then still unique per issuer only by chance, so refuse to go on.
+    ring::rand::SystemRandom::new().fill(&mut bytes).expect("the system random source failed");
+    bytes
+}
+
+fn describe(cr: &CertificateRequest) -> String {
+    format!(
+        "{}/{}",
+        cr.metadata.namespace.as_deref().unwrap_or_default(),
+        cr.metadata.name.as_deref().unwrap_or_default()
+    )
+}
+
+pub(crate) async fn reconcile<E: Effects>(
+    cr: Arc<CertificateRequest>,
+    context: Arc<Context<E>>,
+) -> Result<Action, ReconcileError> {
+    if cr.metadata.deletion_timestamp.is_some() {
+        return Ok(Action::await_change());
+    }
+    let started = Instant::now();
+    let now = DateTime::<Utc>::from(context.clock.now());
+    let resolved = context.issuers.resolve(&cr, &context.cluster_resource_namespace);
+    let found = match &resolved {
+        Some(resolved) => IssuerFound::Found {
+            config: &resolved.config,
+            ready: resolved.ready,
+            resource_namespace: &resolved.resource_namespace,
+        },
+        None => IssuerFound::NotFound,
+    };
+    let outcome = match sign::gate(context.signer, &cr, found, now) {
+        Step::Done(outcome) => outcome,
+        Step::ReadSecret { namespace, name } => {
+            let read = context.effects.read_secret(&namespace, &name).await;
+            let error_text;
+            let lookup = match &read {
+                Ok(Some(data)) => SecretLookup::Found(data),
+                Ok(None) => SecretLookup::NotFound,
+                Err(error) => {
+                    error_text = error.to_string();
+                    SecretLookup::Error(&error_text)
+                }
+            };
+            // `gate` only asks for a Secret when it found the issuer.
+            let Some(resolved) = &resolved else { return Ok(Action::await_change()) };
+            let serial = (context.random)();
+            sign::sign(
+                context.signer,
+                &cr,
+                &resolved.config,
+                &resolved.resource_namespace,
+                &name,
+                lookup,
+                now,
+                &serial,
+            )
+        }
+    };
+    let request = describe(&cr);
+    if let Some(status) = outcome.status {
+        let mut updated = CertificateRequest::clone(&cr);
+        updated.status = Some(status);
+        context
+            .effects
+            .write_request_status(&updated)
+            .await
+            .map_err(|source| ReconcileError::Write { request: request.clone(), source })?;
+    }
+    let regarding = reference(cr.as_ref());
+    for event in &outcome.events {
+        context.effects.publish(&regarding, &kube_event(event, "Sign")).await;
+    }
+    if outcome.result != "skipped" {
+        context.metrics.decision(context.name, outcome.result);
+        tracing::info!(controller = context.name, request = %request, result = outcome.result, "synced");
+    }
+    context.metrics.reconciled(context.name, started.elapsed());
+    Ok(if outcome.retry { Action::requeue(RETRY) } else { Action::await_change() })
+}
+
+pub(crate) fn error_policy<E: Effects>(
+    _cr: Arc<CertificateRequest>,
+    error: &ReconcileError,
+    context: Arc<Context<E>>,
+) -> Action {
+    tracing::warn!(controller = context.name, error = %error, "reconcile failed");
+    context.metrics.error(context.name);
+    Action::requeue(Duration::from_secs(5))
+}
+
+#[cfg(test)]
+mod tests;
