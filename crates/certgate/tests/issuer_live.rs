@@ -280,13 +280,23 @@ both!(
         assert!(!field(&dev, "refused", "{.status.failureTime}").is_empty(), "failureTime set");
         assert_eq!(field(&dev, "refused", "{.status.certificate}"), "");
 
-        // Pending: only the WaitingForApproval event, no condition.
+        // Pending: only the WaitingForApproval event, no condition. As upstream, every
+        // CertificateRequest controller records it before looking at the issuer's type.
         let (manifest, _) = request_for("waiting", "Issuer", "ca", "waiting.payments.svc", "1h", "");
         dev.ok_with(&["create", "-f", "-"], Some(&manifest));
-        assert_eq!(
-            event(&dev, "payments", "waiting", "WaitingForApproval"),
-            "Normal cert-manager-certificaterequests-issuer-ca: Not signing CertificateRequest until it is Approved"
-        );
+        for controller in [
+            "cert-manager-certificaterequests-issuer-ca",
+            "cert-manager-certificaterequests-issuer-selfsigned",
+        ] {
+            let expected = format!(
+                "Normal {controller}: Not signing CertificateRequest until it is Approved"
+            );
+            eventually(&format!("WaitingForApproval from {controller}"), || {
+                events(&dev, "payments", "waiting")
+                    .contains(&("WaitingForApproval".to_owned(), expected.clone()))
+                    .then_some(())
+            });
+        }
         assert_eq!(ready(&dev, "certificaterequest", Some("payments"), "waiting"), None);
         assert_eq!(field(&dev, "waiting", "{.status.certificate}"), "");
 

@@ -37,6 +37,8 @@ pub const RETRY: Duration = Duration::from_secs(30);
 pub enum ReconcileError {
     #[error("cannot write the status of CertificateRequest {request}: {source}")]
     Write { request: String, source: kube::Error },
+    #[error("cannot sign CertificateRequest {request}: the system random source failed")]
+    Random { request: String },
 }
 
 /// The issuers a request may reference, as the watches hold them.
@@ -91,8 +93,8 @@ pub(crate) struct Context<E> {
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) metrics: Arc<ControllerMetrics>,
     pub(crate) cluster_resource_namespace: String,
-    /// Where serial numbers come from.
-    pub(crate) random: Box<dyn Fn() -> [u8; 20] + Send + Sync>,
+    /// Where serial numbers come from; `None` when the source failed.
+    pub(crate) random: Box<dyn Fn() -> Option<[u8; 20]> + Send + Sync>,
 }
 
 /// `certificaterequests-issuer-ca`: off by default.
@@ -135,22 +137,47 @@ fn references(cr: &CertificateRequest, key: &IssuerKey) -> bool {
         }
 }
 
+/// The watch of every `K`, filling `writer`'s store, and the issuers that changed. The first
+/// list is not a change (nothing waits for an issuer before the stores are ready, and the
+/// consumer only starts then); a later re-list is, object by object, since changes may have
+/// been missed in between.
 fn issuer_watch<K: GenericIssuer>(
     client: &Client,
     writer: reflector::store::Writer<K>,
 ) -> futures_util::stream::BoxStream<'static, IssuerKey> {
+    let mut listed_once = false;
     watcher(Api::<K>::all(client.clone()), watcher::Config::default())
         .default_backoff()
         .reflect(writer)
-        .touched_objects()
-        .filter_map(|object| {
-            std::future::ready(object.ok().map(|object: K| IssuerKey {
+        .filter_map(move |event| {
+            let changed = match event {
+                Ok(event) => changed(event, &mut listed_once),
+                Err(err) => {
+                    tracing::warn!(kind = K::KIND, error = %err, "issuer watch failed; retrying");
+                    None
+                }
+            };
+            std::future::ready(changed.map(|object: K| IssuerKey {
                 cluster: object.meta().namespace.is_none(),
                 namespace: object.meta().namespace.clone().unwrap_or_default(),
                 name: object.meta().name.clone().unwrap_or_default(),
             }))
         })
         .boxed()
+}
+
+/// The object a watch event changed: applied and deleted objects; the first list's objects
+/// are not changes (`listed_once` becomes true at its end), a re-list's are.
+fn changed<K>(event: watcher::Event<K>, listed_once: &mut bool) -> Option<K> {
+    match event {
+        watcher::Event::Apply(object) | watcher::Event::Delete(object) => Some(object),
+        watcher::Event::InitApply(object) => listed_once.then_some(object),
+        watcher::Event::InitDone => {
+            *listed_once = true;
+            None
+        }
+        watcher::Event::Init => None,
+    }
 }
 
 /// Runs the controller until the launch's shutdown completes.
@@ -229,12 +256,10 @@ pub async fn run(launch: Launch, signer: Signer, name: &'static str) {
 }
 
 /// 20 bytes from the operating system's random source, for a serial number.
-fn system_random() -> [u8; 20] {
+fn system_random() -> Option<[u8; 20]> {
     let mut bytes = [0u8; 20];
-    // The system source only fails when the OS has no randomness at all; a zero serial
-    // is then still unique per issuer only by chance, so refuse to go on.
-    ring::rand::SystemRandom::new().fill(&mut bytes).expect("the system random source failed");
-    bytes
+    ring::rand::SystemRandom::new().fill(&mut bytes).ok()?;
+    Some(bytes)
 }
 
 fn describe(cr: &CertificateRequest) -> String {
@@ -278,7 +303,9 @@ pub(crate) async fn reconcile<E: Effects>(
             };
             // `gate` only asks for a Secret when it found the issuer.
             let Some(resolved) = &resolved else { return Ok(Action::await_change()) };
-            let serial = (context.random)();
+            let Some(serial) = (context.random)() else {
+                return Err(ReconcileError::Random { request: describe(&cr) });
+            };
             sign::sign(
                 context.signer,
                 &cr,

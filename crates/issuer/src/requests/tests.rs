@@ -40,7 +40,7 @@ fn context(effects: Recorded, issuers: Vec<Issuer>) -> Arc<Context<Recorded>> {
         clock: Arc::new(ManualClock::at(UNIX_EPOCH + Duration::from_secs(1_793_791_845))),
         metrics: Arc::new(ControllerMetrics::default()),
         cluster_resource_namespace: "cert-manager".to_owned(),
-        random: Box::new(|| [9; 20]),
+        random: Box::new(|| Some([9; 20])),
     })
 }
 
@@ -138,4 +138,36 @@ fn issuer_changes_concern_the_requests_that_reference_them() {
     foreign.spec.issuer_ref.group = Some("example.com".to_owned());
     assert!(!references(&foreign, &key(false, "payments", "ca")));
     let _ = ClusterIssuer::new("unused", ClusterIssuerSpec::default());
+}
+
+#[test]
+fn the_first_issuer_list_is_no_change_and_a_relist_is() {
+    let mut listed_once = false;
+    let issuer = || ready_issuer(ca_config("ca"));
+    let mut next = |event| changed(event, &mut listed_once).is_some();
+    assert!(!next(watcher::Event::Init));
+    assert!(!next(watcher::Event::InitApply(issuer())));
+    assert!(!next(watcher::Event::InitDone));
+    assert!(next(watcher::Event::Apply(issuer())));
+    assert!(next(watcher::Event::Delete(issuer())));
+    assert!(!next(watcher::Event::Init));
+    assert!(next(watcher::Event::InitApply(issuer())));
+}
+
+#[tokio::test]
+async fn a_failed_random_source_is_an_error_before_anything_is_written() {
+    let (cert, ca_key) = certificate("Example CA", true);
+    let effects =
+        Recorded::with_secrets(vec![("payments", "ca-key-pair", tls_secret(&cert, &ca_key.pem))]);
+    let mut context =
+        Arc::into_inner(context(effects, vec![ready_issuer(ca_config("ca-key-pair"))])).unwrap();
+    context.random = Box::new(|| None);
+    let context = Arc::new(context);
+    let cr = request("Issuer", "ca", csr("web", "web.payments.svc", &key()), approved());
+    let error = reconcile(Arc::new(cr), Arc::clone(&context)).await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "cannot sign CertificateRequest payments/web: the system random source failed"
+    );
+    assert_eq!(context.effects.calls(), ["read secret payments/ca-key-pair"]);
 }
