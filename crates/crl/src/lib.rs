@@ -45,6 +45,11 @@
 //! `bad-crl-signature`, plus `rejected` for failures outside revocation), `rustls` what
 //! certgate's rustls/webpki 0.103 stack answers with the spec §7.4 settings.
 //!
+//! **Building** (certgate's CA issuer, issue #22), in [`build`]: [`build::CaSigner`] (CA
+//! certificate + PKCS#8 key), [`build::build_crl`] (a signed v2 CRL, PEM or DER, that parses,
+//! verifies and draws no warning here), [`build::decide_refresh`] (publish now? look again
+//! when?).
+//!
 //! # Differences between BoringSSL and webpki that `evaluate` models
 //! - Full-chain mode checks the trust anchor too in BoringSSL (a root needs its own CRL and can
 //!   be revoked by it); webpki never checks the anchor.
@@ -66,6 +71,7 @@
 //! PEM reader's own framing rules (Go's decoder rules are used; malformed blocks are reported).
 #![forbid(unsafe_code)]
 
+pub mod build;
 mod bundle;
 mod cert;
 mod checks;
