@@ -266,6 +266,21 @@ both!(
         }
         assert_eq!(validity_seconds(&certificate), 3600, "spec.duration 1h");
 
+        // Through the CA ClusterIssuer: its Secret is in --cluster-resource-namespace.
+        let (manifest, _) = request_for("api", "ClusterIssuer", "root", "api.payments.svc", "30m", "");
+        dev.ok_with(&["create", "-f", "-"], Some(&manifest));
+        dev.certgate(&dev.kubeconfig, &["approve", "api", "-n", "payments"]);
+        assert_eq!(
+            ready_with(&dev, "certificaterequest", Some("payments"), "api", "True"),
+            "True Issued: Certificate fetched from issuer successfully"
+        );
+        let certificate = pem_to_file(&dev, "api", "{.status.certificate}", dir.path(), "api.pem");
+        assert_eq!(
+            openssl(&["verify", "-CAfile", ca_file.to_str().unwrap(), certificate.to_str().unwrap()]),
+            format!("{}: OK\n", certificate.display())
+        );
+        assert_eq!(validity_seconds(&certificate), 1800, "spec.duration 30m");
+
         // Denied: failed for good, never signed.
         let (manifest, _) = request_for("refused", "Issuer", "ca", "refused.payments.svc", "1h", "");
         dev.ok_with(&["create", "-f", "-"], Some(&manifest));

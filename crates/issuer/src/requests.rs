@@ -61,28 +61,28 @@ impl Issuers {
         cr: &CertificateRequest,
         cluster_resource_namespace: &str,
     ) -> Option<Resolved> {
+        fn resolved<I: GenericIssuer>(issuer: &I, namespace: &str) -> Resolved {
+            Resolved {
+                config: issuer.config().clone(),
+                ready: issuer.status().is_some_and(|s| s.is_ready()),
+                resource_namespace: namespace.to_owned(),
+            }
+        }
         let name = &cr.spec.issuer_ref.name;
-        let of = |issuer: &dyn Fn() -> (IssuerConfig, bool), namespace: &str| {
-            let (config, ready) = issuer();
-            Resolved { config, ready, resource_namespace: namespace.to_owned() }
-        };
         match sign::issuer_kind(cr) {
-            "ClusterIssuer" => self.cluster_issuers.get(&ObjectRef::new(name)).map(|found| {
-                of(&|| (found.config().clone(), ready(found.status())), cluster_resource_namespace)
-            }),
+            "ClusterIssuer" => self
+                .cluster_issuers
+                .get(&ObjectRef::new(name))
+                .map(|found| resolved(found.as_ref(), cluster_resource_namespace)),
             "Issuer" => {
                 let namespace = cr.metadata.namespace.as_deref().unwrap_or_default();
                 self.issuers
                     .get(&ObjectRef::new(name).within(namespace))
-                    .map(|found| of(&|| (found.config().clone(), ready(found.status())), namespace))
+                    .map(|found| resolved(found.as_ref(), namespace))
             }
             _ => None,
         }
     }
-}
-
-fn ready(status: Option<&certgate_api::cert_manager::IssuerStatus>) -> bool {
-    status.is_some_and(|s| s.is_ready())
 }
 
 pub(crate) struct Context<E> {
