@@ -102,3 +102,6 @@ pub(crate) fn kube_event(event: &certgate_issuance::Event, action: &str) -> Even
 pub(crate) fn reference<K: kube::Resource<DynamicType = ()>>(object: &K) -> ObjectReference {
     object.object_ref(&())
 }
+
+#[cfg(test)]
+mod wire_tests;
