@@ -324,9 +324,14 @@ both!(
             "2h",
             "  annotations:\n    cert-manager.io/private-key-secret-name: self-key\n",
         );
-        dev.ok_with(&["apply", "-f", "-"], Some(&tls_secret("payments", "self-key", None, &key)));
         dev.ok_with(&["create", "-f", "-"], Some(&manifest));
         dev.certgate(&dev.kubeconfig, &["approve", "self", "-n", "payments"]);
+        // Pending until its key Secret exists; the Secret's creation wakes it.
+        assert_eq!(
+            ready_with(&dev, "certificaterequest", Some("payments"), "self", "False"),
+            "False Pending: Referenced secret payments/self-key not found: secret \"self-key\" not found"
+        );
+        dev.ok_with(&["apply", "-f", "-"], Some(&tls_secret("payments", "self-key", None, &key)));
         assert_eq!(
             ready_with(&dev, "certificaterequest", Some("payments"), "self", "True"),
             "True Issued: Certificate fetched from issuer successfully"

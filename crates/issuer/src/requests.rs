@@ -13,8 +13,10 @@ use certgate_clock::Clock;
 use certgate_runtime::{ControllerMetrics, ControllerSpec, Launch};
 use chrono::{DateTime, Utc};
 use futures_util::{FutureExt as _, StreamExt as _};
+use k8s_openapi::api::core::v1::Secret;
 use kube::Client;
 use kube::api::Api;
+use kube::core::PartialObjectMeta;
 use kube::runtime::controller::{Action, Config, Controller};
 use kube::runtime::events::Reporter;
 use kube::runtime::reflector::{self, ObjectRef, Store};
@@ -226,8 +228,9 @@ pub async fn run(launch: Launch, signer: Signer, name: &'static str) {
         random: Box::new(system_random),
     });
     let controller =
-        Controller::new(Api::<CertificateRequest>::all(client), watcher::Config::default());
+        Controller::new(Api::<CertificateRequest>::all(client.clone()), watcher::Config::default());
     let requests = controller.store();
+    let key_owners = requests.clone();
     let requeue = futures_util::stream::unfold(receiver, |mut receiver| async move {
         receiver.recv().await.map(|key| (key, receiver))
     })
@@ -241,9 +244,20 @@ pub async fn run(launch: Launch, signer: Signer, name: &'static str) {
         futures_util::stream::iter(affected)
     });
     tracing::info!(controller = name, "issuers listed; signing requests");
-    controller
+    let mut controller = controller
         .with_config(Config::default().concurrency(settings.concurrency))
-        .reconcile_on(requeue)
+        .reconcile_on(requeue);
+    if signer == Signer::SelfSigned {
+        // As upstream's SelfSigned controller: a request waiting for its key Secret is
+        // looked at again when that Secret changes (metadata only: the key is read on sign).
+        let secrets =
+            watcher(Api::<PartialObjectMeta<Secret>>::all(client), watcher::Config::default())
+                .default_backoff()
+                .touched_objects();
+        controller = controller
+            .watches_stream(secrets, move |secret| awaiting_key(&key_owners.state(), &secret));
+    }
+    controller
         .graceful_shutdown_on(shutdown)
         .run(reconcile, error_policy, context)
         .for_each(|outcome| async move {
@@ -253,6 +267,28 @@ pub async fn run(launch: Launch, signer: Signer, name: &'static str) {
         })
         .await;
     driver.abort();
+}
+
+/// The requests in `secret`'s namespace whose `cert-manager.io/private-key-secret-name`
+/// names it.
+fn awaiting_key(
+    requests: &[Arc<CertificateRequest>],
+    secret: &PartialObjectMeta<Secret>,
+) -> Vec<ObjectRef<CertificateRequest>> {
+    let name = secret.metadata.name.as_deref();
+    requests
+        .iter()
+        .filter(|cr| cr.metadata.namespace == secret.metadata.namespace)
+        .filter(|cr| {
+            cr.metadata
+                .annotations
+                .as_ref()
+                .and_then(|a| a.get(certgate_pki::issue::PRIVATE_KEY_SECRET_ANNOTATION))
+                .map(String::as_str)
+                == name
+        })
+        .map(|cr| ObjectRef::from_obj(cr.as_ref()))
+        .collect()
 }
 
 /// 20 bytes from the operating system's random source, for a serial number.

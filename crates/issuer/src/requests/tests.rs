@@ -171,3 +171,27 @@ async fn a_failed_random_source_is_an_error_before_anything_is_written() {
     );
     assert_eq!(context.effects.calls(), ["read secret payments/ca-key-pair"]);
 }
+
+#[test]
+fn a_key_secret_wakes_the_requests_that_name_it_in_its_namespace() {
+    let with_key = |namespace: &str, key: Option<&str>| {
+        let mut cr = request("ClusterIssuer", "selfsigned", Vec::new(), vec![]);
+        cr.metadata.namespace = Some(namespace.to_owned());
+        cr.metadata.name = Some(format!("{namespace}-{}", key.unwrap_or("none")));
+        cr.metadata.annotations = key.map(|key| {
+            [("cert-manager.io/private-key-secret-name".to_owned(), key.to_owned())].into()
+        });
+        Arc::new(cr)
+    };
+    let requests = [
+        with_key("payments", Some("web-key")),
+        with_key("payments", Some("other")),
+        with_key("payments", None),
+        with_key("billing", Some("web-key")),
+    ];
+    let mut secret = PartialObjectMeta::<Secret>::default();
+    secret.metadata.namespace = Some("payments".to_owned());
+    secret.metadata.name = Some("web-key".to_owned());
+    let woken: Vec<String> = awaiting_key(&requests, &secret).into_iter().map(|r| r.name).collect();
+    assert_eq!(woken, ["payments-web-key"]);
+}
