@@ -15,8 +15,12 @@
 //! init container writes; certgate's policies approve exactly the xDS certificates; and on a
 //! real kube-apiserver every pod template passes the namespace's Pod Security enforcement and
 //! the rendered `edge serve`, running with nothing but the overlay's RBAC, serves a real
-//! Envoy started with the rendered arguments over mutual TLS. No container runs (no images
-//! here): the processes are the test's own binaries with the rendered arguments.
+//! Envoy started with the rendered arguments over mutual TLS. The `issuers` overlay
+//! (cert-manager's CA and SelfSigned issuers, docs/issuance.md#deploying) has its ClusterRole
+//! checked rule by rule, and its rendered `certgate controller`, running on a real
+//! kube-apiserver with nothing but the overlay's RBAC, makes issuers Ready and signs approved
+//! requests. No container runs (no images here): the processes are the test's own binaries
+//! with the rendered arguments.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -53,6 +57,17 @@ const CRP_CRD: &str = "certificaterequestpolicies.policy.cert-manager.io";
 const POLICY_CONFIGURATION: &str = "certgate-approver-policy";
 const CERT_MANAGER_CONFIGURATION: &str = "certgate-cert-manager-webhook";
 const PROPAGATOR_ROLE: &str = "certgate-controller:policy-propagator";
+/// The ClusterRole (and binding) of component issuers.
+const ISSUERS_ROLE: &str = "certgate-controller:issuers";
+/// What component issuers appends to the controller's arguments: cert-manager's CA and
+/// SelfSigned issuer controllers (docs/issuance.md).
+const ISSUERS_ARG: &str = "--controllers=issuers,clusterissuers,certificaterequests-issuer-ca,certificaterequests-issuer-selfsigned";
+const ISSUER_CONTROLLERS: [&str; 4] = [
+    "issuers",
+    "clusterissuers",
+    "certificaterequests-issuer-ca",
+    "certificaterequests-issuer-selfsigned",
+];
 /// The edge's Deployment, ServiceAccount, Service, ClusterRole and Lease.
 const EDGE: &str = "certgate-edge";
 
@@ -84,6 +99,7 @@ fn overlays() -> Vec<String> {
         "builtin-approver",
         "certificaterequest-webhook",
         "policy-propagator",
+        "issuers",
         "edge",
     ] {
         assert!(names.iter().any(|n| n == expected), "overlay {expected} missing: {names:?}");
@@ -432,6 +448,9 @@ fn assert_envoy_hardened(rendered: &Rendered, daemonset: &Value) {
 /// templates under a ServiceAccount read with a token requested for it. The edge's
 /// (docs/edge.md#deploying): an HTTPProxy names serving, CA and CRL Secrets of any namespace
 /// (delegation), so every Secret is watched, as Contour does; never read by name or written.
+/// The issuers' (docs/install.md#issuers): CA key pairs and SelfSigned keys are Secrets of
+/// any namespace (an Issuer's own, the requests'), read by name, and Secrets' metadata is
+/// watched to look again at the issuers and requests a changed Secret concerns; never written.
 const EXCEPTIONS: &[(&str, &str, &str, &str)] = &[
     (PROPAGATOR_ROLE, "policy.open-cluster-management.io", "policies", "delete"),
     (PROPAGATOR_ROLE, "", "secrets", "get"),
@@ -442,6 +461,9 @@ const EXCEPTIONS: &[(&str, &str, &str, &str)] = &[
     (PROPAGATOR_ROLE, "", "serviceaccounts/token", "create"),
     (EDGE, "", "secrets", "list"),
     (EDGE, "", "secrets", "watch"),
+    (ISSUERS_ROLE, "", "secrets", "get"),
+    (ISSUERS_ROLE, "", "secrets", "list"),
+    (ISSUERS_ROLE, "", "secrets", "watch"),
 ];
 
 /// No wildcard anywhere; no deletes, no Secrets cluster-wide and no ServiceAccount tokens but
@@ -638,6 +660,11 @@ fn each_overlay_runs_the_commands_it_promises() {
                 controller.push("--controllers=policy-propagator");
                 (controller, WEBHOOK_ARGS.to_vec())
             }
+            "issuers" => {
+                let mut controller = CONTROLLER_ARGS.to_vec();
+                controller.push(ISSUERS_ARG);
+                (controller, WEBHOOK_ARGS.to_vec())
+            }
             // Its own commands: the_edge_overlay_runs_the_edge_commands.
             "edge" => (CONTROLLER_ARGS.to_vec(), WEBHOOK_ARGS.to_vec()),
             _ => continue, // an overlay added later: the generic invariants cover it
@@ -674,6 +701,7 @@ fn each_overlay_selects_the_controllers_it_promises() {
         match rendered.name.as_str() {
             "builtin-approver" => expected.push("builtin-approver"),
             "policy-propagator" => expected.push("policy-propagator"),
+            "issuers" => expected.extend(ISSUER_CONTROLLERS),
             _ => {}
         }
         assert_eq!(selected_controllers(&rendered), expected, "overlay {}", rendered.name);
@@ -728,6 +756,57 @@ fn the_controller_components_combine_in_either_order() {
         for deployment in rendered.of_kind("Deployment") {
             assert_hardened(rendered, deployment);
         }
+    }
+
+    // issuers appends its argument as policy-propagator does: with builtin-approver and
+    // local-authorizer any order renders the same installation.
+    let issuers: BTreeSet<String> =
+        [format!("ClusterRole/{ISSUERS_ROLE}"), format!("ClusterRoleBinding/{ISSUERS_ROLE}")]
+            .into();
+    let orders: [&[&str]; 3] = [
+        &["issuers", "builtin-approver", "local-authorizer"],
+        &["local-authorizer", "issuers", "builtin-approver"],
+        &["builtin-approver", "local-authorizer", "issuers"],
+    ];
+    let all: Vec<Rendered> = orders.iter().map(|o| Rendered::with_components(o)).collect();
+    let mut args = replaced(&CONTROLLER_ARGS, 1, "--controllers=*,builtin-approver");
+    args[2] = "--authorizer=local";
+    args.push(ISSUERS_ARG);
+    let mut selected = DEFAULT_CONTROLLERS.to_vec();
+    selected.push("builtin-approver");
+    selected.extend(ISSUER_CONTROLLERS);
+    for rendered in &all {
+        assert_eq!(rendered.text, all[0].text, "{} and {} differ", rendered.name, all[0].name);
+        assert_eq!(rendered.args("certgate-controller"), args, "{}", rendered.name);
+        assert_eq!(selected_controllers(rendered), selected, "{}", rendered.name);
+        let expected: BTreeSet<String> =
+            (&base | &issuers).into_iter().filter(|n| !sar.contains(n)).collect();
+        assert_eq!(rbac_names(rendered), expected, "{}", rendered.name);
+        assert_least_privilege(rendered);
+        for deployment in rendered.of_kind("Deployment") {
+            assert_hardened(rendered, deployment);
+        }
+    }
+    // With policy-propagator, both append: the arguments follow the components' order, and
+    // either order selects the same controllers with the same RBAC.
+    let propagator_arg = "--controllers=policy-propagator";
+    let mut expected_selection = DEFAULT_CONTROLLERS.to_vec();
+    expected_selection.push("policy-propagator");
+    expected_selection.extend(ISSUER_CONTROLLERS);
+    expected_selection.sort_unstable();
+    for (order, tail) in [
+        (["policy-propagator", "issuers"], [propagator_arg, ISSUERS_ARG]),
+        (["issuers", "policy-propagator"], [ISSUERS_ARG, propagator_arg]),
+    ] {
+        let rendered = Rendered::with_components(&order);
+        let mut args = CONTROLLER_ARGS.to_vec();
+        args.extend(tail);
+        assert_eq!(rendered.args("certgate-controller"), args, "{}", rendered.name);
+        let mut selected = selected_controllers(&rendered);
+        selected.sort_unstable();
+        assert_eq!(selected, expected_selection, "{}", rendered.name);
+        assert_eq!(rbac_names(&rendered), &(&base | &propagator) | &issuers, "{}", rendered.name);
+        assert_least_privilege(&rendered);
     }
 }
 
@@ -832,11 +911,43 @@ fn rbac_follows_the_components_each_overlay_runs() {
         binding["subjects"],
         json!([{"kind": "ServiceAccount", "name": "certgate-controller", "namespace": NAMESPACE}])
     );
-    // The exceptions to the least-privilege invariants are this role's and the edge's, in
+    // issuers: its ClusterRole and binding, with exactly the rules docs/controller.md lists
+    // and crates/issuer uses: list+watch of issuers, clusterissuers and certificaterequests
+    // (kube-runtime watchers; get as cert-manager grants it), replace_status (update) of
+    // the three statuses, Secrets read by name and watched as metadata, events.k8s.io events.
+    let with_issuers = Rendered::of("issuers");
+    let mut expected = base.clone();
+    expected.insert(format!("ClusterRole/{ISSUERS_ROLE}"));
+    expected.insert(format!("ClusterRoleBinding/{ISSUERS_ROLE}"));
+    assert_eq!(rbac_names(&with_issuers), expected);
+    assert_eq!(
+        with_issuers.get("ClusterRole", ISSUERS_ROLE)["rules"],
+        json!([
+            {"apiGroups": ["cert-manager.io"], "resources": ["issuers", "clusterissuers"], "verbs": ["get", "list", "watch"]},
+            {"apiGroups": ["cert-manager.io"], "resources": ["issuers/status", "clusterissuers/status"], "verbs": ["update"]},
+            {"apiGroups": ["cert-manager.io"], "resources": ["certificaterequests"], "verbs": ["get", "list", "watch"]},
+            {"apiGroups": ["cert-manager.io"], "resources": ["certificaterequests/status"], "verbs": ["update"]},
+            {"apiGroups": [""], "resources": ["secrets"], "verbs": ["get", "list", "watch"]},
+            {"apiGroups": ["events.k8s.io"], "resources": ["events"], "verbs": ["create", "patch"]},
+        ])
+    );
+    let binding = with_issuers.get("ClusterRoleBinding", ISSUERS_ROLE);
+    assert_eq!(
+        binding["roleRef"],
+        json!({"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": ISSUERS_ROLE})
+    );
+    assert_eq!(
+        binding["subjects"],
+        json!([{"kind": "ServiceAccount", "name": "certgate-controller", "namespace": NAMESPACE}])
+    );
+    // The exceptions to the least-privilege invariants are these roles' and the edge's, in
     // their overlays only.
     for rendered in Rendered::all() {
         if rendered.find("ClusterRole", PROPAGATOR_ROLE).is_some() {
             assert_eq!(rendered.name, "policy-propagator");
+        }
+        if rendered.find("ClusterRole", ISSUERS_ROLE).is_some() {
+            assert_eq!(rendered.name, "issuers");
         }
         if rendered.find("ClusterRole", EDGE).is_some() {
             assert_eq!(rendered.name, "edge");
@@ -984,6 +1095,7 @@ fn the_webhooks_are_registered_as_certgate_registers_them() {
             "builtin-approver",
             "certificaterequest-webhook",
             "policy-propagator",
+            "issuers",
             "edge",
         ]
         .contains(&rendered.name.as_str())
@@ -2168,5 +2280,236 @@ fn the_rendered_edge_serves_the_rendered_envoy_with_only_the_overlays_rbac_on_a_
     assert!(status.success(), "edge serve exited with {status}\n{failure}");
     let holder =
         dev.ok(&["get", "lease", EDGE, "-n", NAMESPACE, "-o", "jsonpath={.spec.holderIdentity}"]);
+    assert!(holder.is_empty(), "the Lease is still held by {holder:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Overlay issuers: cert-manager's CA and SelfSigned issuers (docs/issuance.md#deploying).
+
+/// What makes up the controller's identity in `rendered`: its ServiceAccount, and every role
+/// bound to it with its binding.
+fn controller_identity(rendered: &Rendered) -> Vec<Value> {
+    let bound = |binding: &&Value| {
+        binding["subjects"].as_array().unwrap().iter().any(|subject| {
+            subject["name"] == "certgate-controller" && subject["namespace"] == NAMESPACE
+        })
+    };
+    let mut objects = vec![rendered.get("ServiceAccount", "certgate-controller").clone()];
+    for kind in ["ClusterRoleBinding", "RoleBinding"] {
+        for binding in rendered.of_kind(kind).into_iter().filter(bound) {
+            let (role_kind, role) = (&binding["roleRef"]["kind"], &binding["roleRef"]["name"]);
+            objects.push(rendered.get(role_kind.as_str().unwrap(), role.as_str().unwrap()).clone());
+            objects.push(binding.clone());
+        }
+    }
+    objects
+}
+
+/// A CertificateRequest in namespace payments for `name.payments.svc` from the issuer
+/// `kind`/`issuer`, with `annotations` (YAML lines under `metadata.annotations`), and its
+/// CSR's key (PEM).
+fn issuer_request(name: &str, kind: &str, issuer: &str, annotations: &str) -> (String, String) {
+    use base64::Engine as _;
+    let dns = format!("{name}.payments.svc");
+    let key = rcgen::KeyPair::generate().unwrap();
+    let mut params = rcgen::CertificateParams::new(vec![dns.clone()]).unwrap();
+    params.distinguished_name = rcgen::DistinguishedName::new();
+    params.distinguished_name.push(rcgen::DnType::CommonName, dns);
+    let csr = params.serialize_request(&key).unwrap().pem().unwrap();
+    let request = base64::engine::general_purpose::STANDARD.encode(csr);
+    let manifest = format!(
+        "apiVersion: cert-manager.io/v1\nkind: CertificateRequest\nmetadata:\n  name: {name}\n  namespace: payments\n\
+         \x20 annotations: {{{annotations}}}\n\
+         spec:\n  issuerRef:\n    group: cert-manager.io\n    kind: {kind}\n    name: {issuer}\n\
+         \x20 duration: 1h\n  usages: [digital signature, key encipherment, server auth]\n  request: {request}\n"
+    );
+    (manifest, key.serialize_pem())
+}
+
+/// The issuers as the overlay deploys them, short of containers, on a real kube-apiserver
+/// (which enforces RBAC): the controller's ServiceAccount with every role the overlay binds
+/// to it, applied as rendered, and `certgate controller` run with the rendered arguments (the
+/// default controllers and the four issuer controllers, the default
+/// --cluster-resource-namespace) and a token of that ServiceAccount, so it has exactly the
+/// overlay's permissions. It must win the Lease, make a CA Issuer (its key pair in its
+/// namespace), a CA ClusterIssuer (its key pair in cert-manager, the default
+/// --cluster-resource-namespace) and a SelfSigned Issuer Ready, sign an approved request
+/// through each (the SelfSigned one once its key Secret appears), record the events, never be
+/// refused by the API server, and release the Lease on SIGTERM.
+#[test]
+fn the_rendered_issuers_sign_with_only_the_overlays_rbac_on_a_real_api_server() {
+    use edge_support::{free_port, wait_for};
+
+    let dev = dev_support::Dev::real_with(&["--controllers=-*"]);
+    let overlay = Rendered::of("issuers");
+    dev.ok(&["apply", "-f", deploy().join("base/namespace.yaml").to_str().unwrap()]);
+    let identity = controller_identity(&overlay);
+    assert!(
+        identity
+            .iter()
+            .any(|o| o["kind"] == "ClusterRole" && o["metadata"]["name"] == ISSUERS_ROLE),
+        "{identity:#?}"
+    );
+    let list = json!({"apiVersion": "v1", "kind": "List", "items": identity});
+    dev.ok_with(&["apply", "-f", "-"], Some(&list.to_string()));
+    let token = dev.ok(&["create", "token", "certgate-controller", "-n", NAMESPACE]);
+    let admin = std::fs::read_to_string(&dev.kubeconfig).unwrap();
+    let admin_token = dev_support::real_cluster::ADMIN_TOKEN;
+    assert!(admin.contains(admin_token));
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dir.path().join("kubeconfig-certgate-controller");
+    std::fs::write(&kubeconfig, admin.replace(admin_token, token.trim())).unwrap();
+
+    // A CA key pair for an Issuer of payments and one for a ClusterIssuer, in cert-manager.
+    let ca_key = rcgen::KeyPair::generate().unwrap();
+    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.distinguished_name.push(rcgen::DnType::CommonName, "certgate deploy test CA");
+    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    ca_params.key_usages =
+        vec![rcgen::KeyUsagePurpose::KeyCertSign, rcgen::KeyUsagePurpose::DigitalSignature];
+    let ca = ca_params.self_signed(&ca_key).unwrap();
+    let (ca_file, ca_key_file) = (dir.path().join("ca.crt"), dir.path().join("ca.key"));
+    std::fs::write(&ca_file, ca.pem()).unwrap();
+    std::fs::write(&ca_key_file, ca_key.serialize_pem()).unwrap();
+    let (cert_arg, key_arg) =
+        (format!("--cert={}", ca_file.display()), format!("--key={}", ca_key_file.display()));
+    for namespace in ["payments", "cert-manager"] {
+        dev.ok(&["create", "namespace", namespace]);
+        dev.ok(&["create", "secret", "tls", "ca-key-pair", "-n", namespace, &cert_arg, &key_arg]);
+    }
+    dev.ok_with(
+        &["apply", "-f", "-"],
+        Some(
+            "apiVersion: cert-manager.io/v1\nkind: Issuer\nmetadata: {name: ca, namespace: payments}\n\
+             spec: {ca: {secretName: ca-key-pair}}\n---\n\
+             apiVersion: cert-manager.io/v1\nkind: Issuer\nmetadata: {name: selfsigned, namespace: payments}\n\
+             spec: {selfSigned: {}}\n---\n\
+             apiVersion: cert-manager.io/v1\nkind: ClusterIssuer\nmetadata: {name: ca}\n\
+             spec: {ca: {secretName: ca-key-pair}}\n",
+        ),
+    );
+
+    let container = overlay.container("Deployment", "certgate-controller", "controller");
+    let env = [("POD_NAMESPACE", NAMESPACE), ("POD_NAME", "certgate-controller-0")];
+    let args: Vec<String> =
+        strings(&container["args"]).iter().map(|a| localize(a, &[], &env)).collect();
+    assert!(args.iter().any(|a| a == ISSUERS_ARG), "{args:?}");
+    assert!(!args.iter().any(|a| a.starts_with("--cluster-resource-namespace")), "{args:?}");
+    let args = with_flag(args, "--listen", &format!("127.0.0.1:{}", free_port()));
+    let controller = Running::spawn(
+        "certgate controller",
+        Command::new(env!("CARGO_BIN_EXE_certgate"))
+            .args(&args)
+            .arg("--kubeconfig")
+            .arg(&kubeconfig)
+            .envs(downward_env(container, "certgate-controller-0"))
+            .env("RUST_LOG", "info"),
+    );
+    let context = || format!("{}{}", dev.logs(), controller.log());
+    let ready = |kind: &str, namespace: Option<&str>, name: &str| {
+        let mut args = vec!["get", kind, name];
+        if let Some(namespace) = namespace {
+            args.extend(["-n", namespace]);
+        }
+        args.extend([
+            "-o",
+            r#"jsonpath={range .status.conditions[?(@.type=="Ready")]}{.status} {.reason}{end}"#,
+        ]);
+        dev.ok(&args)
+    };
+    let wait_ready = |kind: &str, namespace: Option<&str>, name: &str, expected: &str| {
+        wait_for(
+            &format!("{kind} {name} to be Ready {expected}"),
+            || match ready(kind, namespace, name) {
+                seen if seen == expected => Ok(()),
+                seen => Err(seen),
+            },
+            context,
+        )
+    };
+    wait_ready("issuer", Some("payments"), "ca", "True KeyPairVerified");
+    wait_ready("issuer", Some("payments"), "selfsigned", "True IsReady");
+    wait_ready("clusterissuer", None, "ca", "True KeyPairVerified");
+    let holder = dev.ok(&[
+        "get",
+        "lease",
+        "certgate-controller",
+        "-n",
+        NAMESPACE,
+        "-o",
+        "jsonpath={.spec.holderIdentity}",
+    ]);
+    assert!(holder.starts_with("certgate-controller-0"), "lease holder {holder:?}\n{}", context());
+
+    let self_key = "  cert-manager.io/private-key-secret-name: self-key\n";
+    let requests = [
+        ("through-issuer", "Issuer", "ca", ""),
+        ("through-clusterissuer", "ClusterIssuer", "ca", ""),
+        ("self", "Issuer", "selfsigned", self_key.trim()),
+    ];
+    let mut self_signed_key = String::new();
+    for (name, kind, issuer, annotations) in requests {
+        let (manifest, key) = issuer_request(name, kind, issuer, annotations);
+        if name == "self" {
+            self_signed_key = key;
+        }
+        dev.ok_with(&["create", "-f", "-"], Some(&manifest));
+        let approved = dev.certgate(&dev.kubeconfig, &["approve", name, "-n", "payments"]);
+        assert_eq!(approved.0, 0, "{approved:?}");
+    }
+    wait_ready("certificaterequest", Some("payments"), "self", "False Pending");
+    let key_file = dir.path().join("self.key");
+    std::fs::write(&key_file, &self_signed_key).unwrap();
+    dev.ok(&[
+        "create",
+        "secret",
+        "generic",
+        "self-key",
+        "-n",
+        "payments",
+        &format!("--from-file=tls.key={}", key_file.display()),
+    ]);
+    for (name, ..) in requests {
+        wait_ready("certificaterequest", Some("payments"), name, "True Issued");
+        let certificate = dev.ok(&[
+            "get",
+            "certificaterequest",
+            name,
+            "-n",
+            "payments",
+            "-o",
+            "jsonpath={.status.certificate}",
+        ]);
+        assert!(!certificate.is_empty(), "{name}: no certificate");
+    }
+    let reasons = dev.ok(&[
+        "get",
+        "events.v1.events.k8s.io",
+        "-n",
+        "payments",
+        "-o",
+        "jsonpath={.items[*].reason}",
+    ]);
+    for reason in ["KeyPairVerified", "CertificateIssued"] {
+        assert!(reasons.split_whitespace().any(|r| r == reason), "no {reason} event: {reasons}");
+    }
+
+    let log = controller.log();
+    assert!(
+        !log.to_lowercase().contains("forbidden"),
+        "the API server refused the controller something:\n{log}"
+    );
+    let failure = context();
+    let status = controller.terminate();
+    assert!(status.success(), "certgate controller exited with {status}\n{failure}");
+    let holder = dev.ok(&[
+        "get",
+        "lease",
+        "certgate-controller",
+        "-n",
+        NAMESPACE,
+        "-o",
+        "jsonpath={.spec.holderIdentity}",
+    ]);
     assert!(holder.is_empty(), "the Lease is still held by {holder:?}");
 }
