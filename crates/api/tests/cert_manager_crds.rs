@@ -20,7 +20,6 @@ use certgate_api::crd;
 use certgate_api::validation;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
     CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps,
-    JSONSchemaPropsOrArray, JSONSchemaPropsOrBool,
 };
 use pretty_assertions::assert_eq;
 use serde::Serialize;
@@ -77,7 +76,7 @@ fn assert_compatible(file: &str, opaque: &[&str]) {
         let (ours_schema, upstream_schema) = (schema(ours_v), schema(upstream_v));
         let problems = schema_compat::compare_with_opaque(&ours_schema, &upstream_schema, opaque);
         assert!(problems.is_empty(), "{name} {} schema:\n{}", ours_v.name, problems.join("\n"));
-        let extra = extra_properties("", &ours_schema, &upstream_schema);
+        let extra = schema_compat::extra_properties("", &ours_schema, &upstream_schema);
         assert!(extra.is_empty(), "{name} {}: properties upstream lacks: {extra:?}", ours_v.name);
         let problems = schema_compat::structural_problems(&ours_schema);
         assert!(
@@ -87,29 +86,6 @@ fn assert_compatible(file: &str, opaque: &[&str]) {
             problems.join("\n")
         );
     }
-}
-
-/// Properties ours declares and upstream does not (upstream's API server prunes them, so
-/// ours must not keep them).
-fn extra_properties(path: &str, ours: &JSONSchemaProps, upstream: &JSONSchemaProps) -> Vec<String> {
-    let mut out = Vec::new();
-    for (name, child) in ours.properties.iter().flatten() {
-        match upstream.properties.as_ref().and_then(|p| p.get(name)) {
-            Some(theirs) => out.extend(extra_properties(&format!("{path}.{name}"), child, theirs)),
-            None => out.push(format!("{path}.{name}")),
-        }
-    }
-    if let (Some(JSONSchemaPropsOrArray::Schema(o)), Some(JSONSchemaPropsOrArray::Schema(u))) =
-        (&ours.items, &upstream.items)
-    {
-        out.extend(extra_properties(&format!("{path}[]"), o, u));
-    }
-    if let (Some(JSONSchemaPropsOrBool::Schema(o)), Some(JSONSchemaPropsOrBool::Schema(u))) =
-        (&ours.additional_properties, &upstream.additional_properties)
-    {
-        out.extend(extra_properties(&format!("{path}{{}}"), o, u));
-    }
-    out
 }
 
 #[test]

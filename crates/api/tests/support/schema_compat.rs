@@ -308,3 +308,31 @@ fn at_path<'a>(schema: &'a JSONSchemaProps, path: &str) -> Option<&'a JSONSchema
         .filter(|name| !name.is_empty())
         .try_fold(schema, |node, name| node.properties.as_ref()?.get(name))
 }
+
+/// Properties ours declares and upstream does not (upstream's API server prunes them, so
+/// ours must not keep them).
+#[allow(dead_code, reason = "not every test crate that includes this file uses it")]
+pub fn extra_properties(
+    path: &str,
+    ours: &JSONSchemaProps,
+    upstream: &JSONSchemaProps,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for (name, child) in ours.properties.iter().flatten() {
+        match upstream.properties.as_ref().and_then(|p| p.get(name)) {
+            Some(theirs) => out.extend(extra_properties(&format!("{path}.{name}"), child, theirs)),
+            None => out.push(format!("{path}.{name}")),
+        }
+    }
+    if let (Some(JSONSchemaPropsOrArray::Schema(o)), Some(JSONSchemaPropsOrArray::Schema(u))) =
+        (&ours.items, &upstream.items)
+    {
+        out.extend(extra_properties(&format!("{path}[]"), o, u));
+    }
+    if let (Some(JSONSchemaPropsOrBool::Schema(o)), Some(JSONSchemaPropsOrBool::Schema(u))) =
+        (&ours.additional_properties, &upstream.additional_properties)
+    {
+        out.extend(extra_properties(&format!("{path}{{}}"), o, u));
+    }
+    out
+}
