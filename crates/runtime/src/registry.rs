@@ -155,17 +155,15 @@ impl Registry {
             .join(", ")
     }
 
-    /// One line per controller for `--help`: the name in a column, then its summary
-    /// (continuation lines of a summary are indented to the same column).
+    /// The controllers for `--help`, as kubectl lists commands: each name on its own line,
+    /// its summary below, indented. (A name column as wide as the longest name,
+    /// `certificaterequests-issuer-selfsigned`, would push the summaries past the terminal.)
     pub fn help(&self) -> String {
-        let width = self.0.iter().map(|spec| spec.name.len()).max().unwrap_or(0) + 2;
         let mut text = String::new();
         for spec in self.0 {
-            let mut lines = spec.summary.lines();
-            let first = lines.next().unwrap_or_default();
-            text.push_str(&format!("  {:width$}{first}\n", spec.name));
-            for line in lines {
-                text.push_str(&format!("  {:width$}{line}\n", ""));
+            text.push_str(&format!("  {}\n", spec.name));
+            for line in spec.summary.lines() {
+                text.push_str(&format!("      {line}\n"));
             }
         }
         text
@@ -226,10 +224,10 @@ mod tests {
     }
 
     #[test]
-    fn help_lists_every_controller_in_a_column() {
+    fn help_lists_every_controller_with_its_summary_below() {
         assert_eq!(
             Registry(SPECS).help(),
-            "  policy-approver   a\n  policy-readiness  b\n  builtin-approver  c\n                    d\n"
+            "  policy-approver\n      a\n  policy-readiness\n      b\n  builtin-approver\n      c\n      d\n"
         );
     }
 }

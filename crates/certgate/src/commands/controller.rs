@@ -24,29 +24,37 @@ pub const CONTROLLER_LONG_ABOUT: &str = "\
 Run certgate's controllers against a cluster, as approver-policy's and cert-manager's
 controllers run:
 
-  policy-approver                        reviews every CertificateRequest that is neither Approved nor Denied
-                                         against the CertificateRequestPolicies and sets Approved or Denied with
-                                         reason policy.cert-manager.io and the review's message (events Approved,
-                                         Denied, Unprocessed, EvaluationError). Decided requests are never touched.
-                                         Pending requests are reviewed again when policies, RBAC objects or
-                                         Namespaces change.
-  policy-readiness                       keeps the policies' Ready condition and observedGeneration current.
-  builtin-approver                       cert-manager's approve-everything controller (reason cert-manager.io);
-                                         off by default, add it with --controllers=*,builtin-approver.
-  policy-propagator                      OCM's governance-policy-propagator: replicates root Policies into managed
-                                         cluster namespaces by their PlacementBindings and resolves their hub
-                                         templates; needs the OCM CRDs, so off by default
-                                         (--controllers=*,policy-propagator).
-  issuers                                cert-manager's issuers controller: the Ready condition of
-                                         CA and SelfSigned Issuers; off by default.
-  clusterissuers                         the same for ClusterIssuers (CA Secrets in
-                                         --cluster-resource-namespace); off by default.
-  certificaterequests-issuer-ca          cert-manager's CA issuer: signs approved CertificateRequests
-                                         (status.certificate, status.ca, Ready=True Issued), marks
-                                         Denied ones Ready=False Denied; off by default.
-  certificaterequests-issuer-selfsigned  cert-manager's SelfSigned issuer: the same, signed with the
-                                         key of the cert-manager.io/private-key-secret-name Secret;
-                                         off by default.
+  policy-approver
+      reviews every CertificateRequest that is neither Approved nor Denied
+      against the CertificateRequestPolicies and sets Approved or Denied with
+      reason policy.cert-manager.io and the review's message (events Approved,
+      Denied, Unprocessed, EvaluationError). Decided requests are never touched.
+      Pending requests are reviewed again when policies, RBAC objects or
+      Namespaces change.
+  policy-readiness
+      keeps the policies' Ready condition and observedGeneration current.
+  builtin-approver
+      cert-manager's approve-everything controller (reason cert-manager.io);
+      off by default, add it with --controllers=*,builtin-approver.
+  policy-propagator
+      OCM's governance-policy-propagator: replicates root Policies into managed
+      cluster namespaces by their PlacementBindings and resolves their hub
+      templates; needs the OCM CRDs, so off by default
+      (--controllers=*,policy-propagator).
+  issuers
+      cert-manager's issuers controller: the Ready condition of
+      CA and SelfSigned Issuers; off by default.
+  clusterissuers
+      the same for ClusterIssuers (CA Secrets in
+      --cluster-resource-namespace); off by default.
+  certificaterequests-issuer-ca
+      cert-manager's CA issuer: signs approved CertificateRequests
+      (status.certificate, status.ca, Ready=True Issued), marks
+      Denied ones Ready=False Denied; off by default.
+  certificaterequests-issuer-selfsigned
+      cert-manager's SelfSigned issuer: the same, signed with the
+      key of the cert-manager.io/private-key-secret-name Secret;
+      off by default.
 
 Several replicas elect one leader with a Lease (--leader-election-namespace, default
 $POD_NAMESPACE); the others wait as standbys. On SIGTERM the leader finishes in-flight reviews
@@ -54,7 +62,8 @@ and releases the lease so a standby takes over at once; losing the lease exits w
 
   certgate controller --leader-election-namespace certgate --log-format json
   certgate controller --authorizer local --controllers '*,-policy-readiness'
-  certgate controller --controllers '*,issuers,clusterissuers,certificaterequests-issuer-ca,certificaterequests-issuer-selfsigned'
+  certgate controller --controllers '*,issuers,clusterissuers' \\
+    --controllers certificaterequests-issuer-ca,certificaterequests-issuer-selfsigned
 
 Serves /metrics (Prometheus), /healthz and /readyz over plain HTTP on --listen. The
 permissions each controller needs are listed in docs/controller.md and deploy/.";
