@@ -86,11 +86,21 @@ pub fn start(server: Server) -> Dev {
     let dev = server.start_with(&["--no-webhook", "--controllers=-*"]);
     let crds = contour_crds();
     dev.ok(&["create", "-f", crds.to_str().unwrap()]);
-    dev.ok(&[
-        "wait",
-        "--for=condition=established",
-        "--timeout=60s",
-        "crd/httpproxies.projectcontour.io",
-    ]);
+    // Polled rather than `kubectl wait --for=condition=established`: kubectl fails at once
+    // ("conditions accessor error") when it reads the CRD before a real API server has
+    // written any status condition.
+    let established = r#"jsonpath={.status.conditions[?(@.type=="Established")].status}"#;
+    super::wait_for(
+        "the HTTPProxy CRD to be established",
+        || {
+            let output = dev
+                .kubectl(&["get", "crd", "httpproxies.projectcontour.io", "-o", established], None);
+            match String::from_utf8_lossy(&output.stdout).trim() {
+                "True" => Ok(()),
+                seen => Err(format!("{seen:?} {}", String::from_utf8_lossy(&output.stderr))),
+            }
+        },
+        || dev.logs(),
+    );
     dev
 }
