@@ -5,7 +5,7 @@
 use clap::{Parser, Subcommand};
 
 use crate::commands::{
-    check, controller, crds, crl, decide, dev, edge, explain, template, webhook,
+    check, controller, crds, crl, decide, dev, edge, explain, revoke, template, webhook,
 };
 
 /// certgate: trust decisions for Kubernetes, compatible with cert-manager and approver-policy.
@@ -42,6 +42,9 @@ pub enum Command {
     /// Deny a CertificateRequest by hand (as `cmctl deny`).
     #[command(long_about = decide::DENY_LONG_ABOUT)]
     Deny(decide::DecideArgs),
+    /// Revoke a certificate of a CA issuer that publishes a CRL (certgate.io/crl-secret-name).
+    #[command(long_about = revoke::REVOKE_LONG_ABOUT)]
+    Revoke(revoke::RevokeArgs),
     /// OCM hub templates offline: resolve a Policy's {{hub ... hub}} templates for a cluster.
     Template(template::TemplateArgs),
     /// Client-certificate revocation for Contour HTTPProxies: inspect CRLs, verify a client, check.

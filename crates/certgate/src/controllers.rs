@@ -14,6 +14,7 @@ pub const REGISTRY: Registry = Registry(&[
     certgate_issuer::issuers::CLUSTER_ISSUERS,
     certgate_issuer::requests::CA,
     certgate_issuer::requests::SELF_SIGNED,
+    certgate_issuer::crl::SPEC,
 ]);
 
 /// The long help of a `--controllers` flag: the selection syntax and every registered
@@ -51,7 +52,7 @@ mod tests {
         );
         assert_eq!(
             names("*,nope"),
-            Err(r#"unknown controller "nope"; available: policy-approver, policy-readiness, builtin-approver (off by default), policy-propagator (off by default), issuers (off by default), clusterissuers (off by default), certificaterequests-issuer-ca (off by default), certificaterequests-issuer-selfsigned (off by default)"#.to_owned())
+            Err(r#"unknown controller "nope"; available: policy-approver, policy-readiness, builtin-approver (off by default), policy-propagator (off by default), issuers (off by default), clusterissuers (off by default), certificaterequests-issuer-ca (off by default), certificaterequests-issuer-selfsigned (off by default), issuers-crl (off by default)"#.to_owned())
         );
     }
 

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use certgate::cli::{Cli, Command};
 use certgate::commands::{
-    check, controller, crds, crl, decide, dev, edge, explain, template, webhook,
+    check, controller, crds, crl, decide, dev, edge, explain, revoke, template, webhook,
 };
 use certgate::shared::report::{CheckStatus, OutputError};
 use certgate_api::certificate_request::manual::ManualDecision;
@@ -62,6 +62,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Approve(args) => Ok(decide_command(&args, ManualDecision::Approve, &mut stdout)),
         Command::Deny(args) => Ok(decide_command(&args, ManualDecision::Deny, &mut stdout)),
+        Command::Revoke(args) => Ok(match revoke::run(&args) {
+            Ok(line) => {
+                writeln!(stdout, "{line}")?;
+                stdout.flush()?;
+                ExitCode::SUCCESS
+            }
+            Err(err) => {
+                eprintln!("error: {err}");
+                ExitCode::FAILURE
+            }
+        }),
         Command::Template(args) => {
             let template::TemplateCommand::Resolve(args) = args.command;
             let stdin = std::io::stdin().lock();

@@ -5,7 +5,9 @@
 //! - [`issuers`]: `issuers` and `clusterissuers`, the `Ready` condition of CA issuers (their
 //!   Secret checked) and SelfSigned issuers;
 //! - [`requests`]: `certificaterequests-issuer-ca` and `certificaterequests-issuer-selfsigned`,
-//!   the signing controllers.
+//!   the signing controllers;
+//! - [`crl`]: `issuers-crl`, certgate's own (not upstream's): CRLs published for annotated
+//!   CA issuers from the revocations `certgate revoke` records.
 //!
 //! The decisions are pure and tested without I/O: [`setup`] (an issuer's readiness from its
 //! Secret) and [`sign`] (a request's pass: `certgate_issuance`'s gates, then
@@ -17,6 +19,7 @@
 
 use std::sync::OnceLock;
 
+pub mod crl;
 pub mod generic;
 pub mod issuers;
 pub mod requests;
@@ -51,5 +54,5 @@ pub fn cluster_resource_namespace() -> &'static str {
 }
 
 /// Every controller of this crate, in start order.
-pub const SPECS: [certgate_runtime::ControllerSpec; 4] =
-    [issuers::ISSUERS, issuers::CLUSTER_ISSUERS, requests::CA, requests::SELF_SIGNED];
+pub const SPECS: [certgate_runtime::ControllerSpec; 5] =
+    [issuers::ISSUERS, issuers::CLUSTER_ISSUERS, requests::CA, requests::SELF_SIGNED, crl::SPEC];

@@ -55,6 +55,11 @@ controllers run:
       cert-manager's SelfSigned issuer: the same, signed with the
       key of the cert-manager.io/private-key-secret-name Secret;
       off by default.
+  issuers-crl
+      certgate's CRL publishing for CA Issuers and ClusterIssuers
+      annotated certgate.io/crl-secret-name: crl.pem kept current
+      from the Secret's revocations.json (certgate revoke); off by
+      default.
 
 Several replicas elect one leader with a Lease (--leader-election-namespace, default
 $POD_NAMESPACE); the others wait as standbys. On SIGTERM the leader finishes in-flight reviews

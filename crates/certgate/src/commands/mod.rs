@@ -11,5 +11,6 @@ pub mod decide;
 pub mod dev;
 pub mod edge;
 pub mod explain;
+pub mod revoke;
 pub mod template;
 pub mod webhook;

@@ -30,6 +30,7 @@ mod der;
 mod entry;
 mod error;
 mod refresh;
+mod revocations;
 mod signer;
 
 pub use builder::{BuildLimits, BuiltCrl, CrlParams, DEFAULT_MAX_ENTRIES, build_crl};
@@ -38,5 +39,11 @@ pub use error::{BuildError, SignerError};
 pub use refresh::{
     PolicyError, RefreshDecision, RefreshInput, RefreshPolicy, Trigger, decide_refresh,
     next_crl_number,
+};
+pub use revocations::{
+    Added, DEFAULT_MAX_REVOCATIONS, DEFAULT_MAX_REVOCATIONS_BYTES, MAX_CERTIFICATE_REF_CHARS,
+    REVOCATIONS_KEY, Revocation, RevocationLimits, RevocationsError, active_revocations,
+    add_revocation, parse_reason, parse_revocations, parse_rfc3339, parse_serial_hex, reason_name,
+    reason_names, revocations_to_json,
 };
 pub use signer::CaSigner;
