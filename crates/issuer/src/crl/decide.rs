@@ -32,6 +32,8 @@ pub const CRL_CONFIG_INVALID: &str = "CRLConfigInvalid";
 pub const CRL_CA_ERROR: &str = "CRLSigningCAError";
 /// Warning event: `revocations.json` cannot be read.
 pub const CRL_REVOCATIONS_INVALID: &str = "CRLRevocationsInvalid";
+/// Warning event: the CRL Secret cannot be read.
+pub const CRL_SECRET_ERROR: &str = "CRLSecretError";
 /// Warning event: building the CRL failed.
 pub const CRL_BUILD_FAILED: &str = "CRLBuildFailed";
 

@@ -197,7 +197,7 @@ pub(crate) async fn reconcile<I: IssuerApi, E: CrlEffects>(
             Ok(crl) => crl,
             Err(error) => {
                 let failure = Failure {
-                    reason: decide::CRL_REVOCATIONS_INVALID,
+                    reason: decide::CRL_SECRET_ERROR,
                     message: format!(
                         "cannot read the CRL secret {secret_name}: {}",
                         describe_error(&error)

@@ -22,8 +22,10 @@ struct Fake {
     secrets: Mutex<BTreeMap<(String, String), Secret>>,
     /// Writes that fail with a conflict before reaching the map, as if someone wrote first.
     conflicts: Mutex<usize>,
-    /// Every write fails with this 403.
+    /// Every write fails with a 403.
     forbidden: bool,
+    /// Reading this Secret fails with a 403.
+    unreadable: Option<&'static str>,
     calls: Mutex<Vec<String>>,
     version: Mutex<u64>,
 }
@@ -95,6 +97,9 @@ impl Fake {
 impl CrlEffects for Fake {
     async fn get_secret(&self, namespace: &str, name: &str) -> Result<Option<Secret>, kube::Error> {
         self.calls.lock().unwrap().push(format!("get secret {namespace}/{name}"));
+        if self.unreadable == Some(name) {
+            return Err(self.refused(403, "Forbidden"));
+        }
         Ok(self.secret(namespace, name))
     }
 
@@ -383,6 +388,29 @@ async fn a_refused_write_is_a_warning_and_an_error() {
         context.effects.calls().last().unwrap(),
         "event ca Warning CRLWriteFailed: cannot write the CRL to secret payments/ca-crl: refused (Forbidden); check that certgate may create and update Secrets in payments"
     );
+}
+
+#[tokio::test]
+async fn unreadable_secrets_are_warnings_retried_later() {
+    for (unreadable, expected) in [
+        (
+            "ca-key-pair",
+            "event ca Warning CRLSigningCAError: cannot read the CA secret payments/ca-key-pair: refused (Forbidden)",
+        ),
+        (
+            "ca-crl",
+            "event ca Warning CRLSecretError: cannot read the CRL secret payments/ca-crl: refused (Forbidden)",
+        ),
+    ] {
+        let fake = Fake {
+            unreadable: Some(unreadable),
+            ..Fake::with(vec![("payments", "ca-key-pair", ca_secret())])
+        };
+        let context = context(fake, NOW);
+        let issuer = Arc::new(annotated(ca_config("ca-key-pair"), &[]));
+        assert_eq!(reconcile(issuer, Arc::clone(&context)).await.unwrap(), Action::requeue(RETRY));
+        assert_eq!(context.effects.calls().last().map(String::as_str), Some(expected));
+    }
 }
 
 #[test]
