@@ -10,6 +10,7 @@ pub const REGISTRY: Registry = Registry(&[
     certgate_approver::readiness::SPEC,
     certgate_approver::builtin::SPEC,
     certgate_propagator::SPEC,
+    certgate_issuer::certificates::CERTIFICATES,
     certgate_issuer::issuers::ISSUERS,
     certgate_issuer::issuers::CLUSTER_ISSUERS,
     certgate_issuer::requests::CA,
@@ -52,7 +53,7 @@ mod tests {
         );
         assert_eq!(
             names("*,nope"),
-            Err(r#"unknown controller "nope"; available: policy-approver, policy-readiness, builtin-approver (off by default), policy-propagator (off by default), issuers (off by default), clusterissuers (off by default), certificaterequests-issuer-ca (off by default), certificaterequests-issuer-selfsigned (off by default), issuers-crl (off by default)"#.to_owned())
+            Err(r#"unknown controller "nope"; available: policy-approver, policy-readiness, builtin-approver (off by default), policy-propagator (off by default), certificates (off by default), issuers (off by default), clusterissuers (off by default), certificaterequests-issuer-ca (off by default), certificaterequests-issuer-selfsigned (off by default), issuers-crl (off by default)"#.to_owned())
         );
     }
 

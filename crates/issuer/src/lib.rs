@@ -6,6 +6,8 @@
 //!   Secret checked) and SelfSigned issuers;
 //! - [`requests`]: `certificaterequests-issuer-ca` and `certificaterequests-issuer-selfsigned`,
 //!   the signing controllers;
+//! - [`certificates`]: `certificates`, cert-manager's Certificate controllers as one: the
+//!   private key, the CertificateRequest, the Secret, renewal and the retry backoff;
 //! - [`crl`]: `issuers-crl`, certgate's own (not upstream's): CRLs published for annotated
 //!   CA issuers from the revocations `certgate revoke` records.
 //!
@@ -19,6 +21,7 @@
 
 use std::sync::OnceLock;
 
+pub mod certificates;
 pub mod crl;
 pub mod generic;
 pub mod issuers;
@@ -54,5 +57,11 @@ pub fn cluster_resource_namespace() -> &'static str {
 }
 
 /// Every controller of this crate, in start order.
-pub const SPECS: [certgate_runtime::ControllerSpec; 5] =
-    [issuers::ISSUERS, issuers::CLUSTER_ISSUERS, requests::CA, requests::SELF_SIGNED, crl::SPEC];
+pub const SPECS: [certgate_runtime::ControllerSpec; 6] = [
+    certificates::CERTIFICATES,
+    issuers::ISSUERS,
+    issuers::CLUSTER_ISSUERS,
+    requests::CA,
+    requests::SELF_SIGNED,
+    crl::SPEC,
+];

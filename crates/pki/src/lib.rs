@@ -27,6 +27,7 @@ pub mod csr;
 mod decode;
 pub mod der;
 mod extensions;
+pub mod generate;
 mod input;
 mod ip;
 pub mod issue;

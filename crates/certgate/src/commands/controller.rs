@@ -41,6 +41,13 @@ controllers run:
       cluster namespaces by their PlacementBindings and resolves their hub
       templates; needs the OCM CRDs, so off by default
       (--controllers=*,policy-propagator).
+  certificates
+      cert-manager's Certificate controllers as one: the private key
+      Secret, the CertificateRequest of each revision, the Secret with
+      tls.crt, tls.key and ca.crt, renewal before expiry, and the retry
+      backoff after a denied or failed request
+      (--certificate-request-{minimum,maximum}-backoff-duration); off by
+      default.
   issuers
       cert-manager's issuers controller: the Ready condition of
       CA and SelfSigned Issuers; off by default.
@@ -173,6 +180,16 @@ pub struct ControllerArgs {
     #[arg(long, value_name = "NAMESPACE", default_value = certgate_issuer::DEFAULT_CLUSTER_RESOURCE_NAMESPACE)]
     pub cluster_resource_namespace: String,
 
+    /// The certificates controller's first wait after a failed issuance, doubled after
+    /// each further failure (cert-manager's flag of this name; 0 takes the default, 1h).
+    #[arg(long, value_name = "DURATION", default_value = "1h", value_parser = certgate_issuance::GoDuration::parse)]
+    pub certificate_request_minimum_backoff_duration: certgate_issuance::GoDuration,
+
+    /// The longest wait between the certificates controller's issuance attempts
+    /// (cert-manager's flag of this name; 0 takes the default, 32h).
+    #[arg(long, value_name = "DURATION", default_value = "32h", value_parser = certgate_issuance::GoDuration::parse)]
+    pub certificate_request_maximum_backoff_duration: certgate_issuance::GoDuration,
+
     /// Days until the policy-propagator rotates a cluster's policy encryption key (the
     /// `policy-encryption-key` Secret of its namespace), as upstream's flag of this name.
     #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
@@ -183,6 +200,8 @@ pub struct ControllerArgs {
 pub enum ControllerError {
     #[error("--controllers: {0}")]
     Controllers(String),
+    #[error("invalid backoff: {0}")]
+    Backoff(String),
     #[error(transparent)]
     Logging(#[from] logging::LoggingError),
     #[error("cannot start the async runtime: {0}")]
@@ -204,6 +223,12 @@ pub fn run(args: &ControllerArgs) -> Result<(), ControllerError> {
         .map_err(|e| ControllerError::Controllers(e.to_string()))?;
     crate::shared::logging::init(args.log_format)?;
     certgate_issuer::set_cluster_resource_namespace(args.cluster_resource_namespace.clone());
+    let backoff = certgate_issuance::BackoffConfig::from_settings(
+        args.certificate_request_minimum_backoff_duration,
+        args.certificate_request_maximum_backoff_duration,
+    )
+    .map_err(|e| ControllerError::Backoff(e.to_string()))?;
+    certgate_issuer::certificates::set_backoff(backoff);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
