@@ -5,7 +5,8 @@
 use clap::{Parser, Subcommand};
 
 use crate::commands::{
-    check, controller, crds, crl, decide, dev, edge, explain, revoke, template, webhook,
+    check, controller, crds, crl, decide, dev, edge, explain, renew, revoke, status, template,
+    webhook,
 };
 
 /// certgate: trust decisions for Kubernetes, compatible with cert-manager and approver-policy.
@@ -42,6 +43,12 @@ pub enum Command {
     /// Deny a CertificateRequest by hand (as `cmctl deny`).
     #[command(long_about = decide::DENY_LONG_ABOUT)]
     Deny(decide::DecideArgs),
+    /// Mark Certificates for manual renewal (as `cmctl renew`).
+    #[command(long_about = renew::RENEW_LONG_ABOUT)]
+    Renew(renew::RenewArgs),
+    /// Where cert-manager resources stand: `status certificate NAME` (as `cmctl status`, and more).
+    #[command(long_about = status::STATUS_LONG_ABOUT)]
+    Status(status::StatusArgs),
     /// Revoke a certificate of a CA issuer that publishes a CRL (certgate.io/crl-secret-name).
     #[command(long_about = revoke::REVOKE_LONG_ABOUT)]
     Revoke(revoke::RevokeArgs),

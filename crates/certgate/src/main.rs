@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use certgate::cli::{Cli, Command};
 use certgate::commands::{
-    check, controller, crds, crl, decide, dev, edge, explain, revoke, template, webhook,
+    check, controller, crds, crl, decide, dev, edge, explain, renew, revoke, status, template,
+    webhook,
 };
 use certgate::shared::report::{CheckStatus, OutputError};
 use certgate_api::certificate_request::manual::ManualDecision;
@@ -62,6 +63,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Approve(args) => Ok(decide_command(&args, ManualDecision::Approve, &mut stdout)),
         Command::Deny(args) => Ok(decide_command(&args, ManualDecision::Deny, &mut stdout)),
+        Command::Renew(args) => Ok(renew::run(&args, &mut stdout, &mut std::io::stderr().lock())),
+        Command::Status(args) => match args.command {
+            status::StatusCommand::Certificate(args) => {
+                Ok(status::certificate::run(&args, &mut stdout))
+            }
+        },
         Command::Revoke(args) => Ok(match revoke::run(&args) {
             Ok(line) => {
                 writeln!(stdout, "{line}")?;

@@ -11,6 +11,8 @@ pub mod decide;
 pub mod dev;
 pub mod edge;
 pub mod explain;
+pub mod renew;
 pub mod revoke;
+pub mod status;
 pub mod template;
 pub mod webhook;
