@@ -229,6 +229,19 @@ both!(
         assert_eq!(retry["nextAttempt"], expected_next.as_str());
         assert!(retry["remaining"].as_str().is_some_and(|r| r.starts_with('1') && r.ends_with('s')), "{retry}");
 
+        // The controller's backoff settings, when it was given others: 10m, then 20m.
+        let (code, out, _) = certgate(
+            kubeconfig,
+            &["status", "certificate", "web", "-n", "team-a", "-o", "json", "--certificate-request-minimum-backoff-duration=10m"],
+        );
+        assert_eq!(code, 0, "{out}");
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!((json["retry"]["state"].as_str(), json["retry"]["backoff"].as_str()), (Some("due"), Some("20m0s")));
+        assert_eq!(
+            certgate(kubeconfig, &["status", "certificate", "web", "-n", "team-a", "--certificate-request-minimum-backoff-duration=-1s"]),
+            (1, "error: invalid backoff: certificateRequestMinimumBackoffDuration: Invalid value: \"-1s\": must not be negative\n".to_owned(), String::new())
+        );
+
         let (code, text, _) = certgate(kubeconfig, &["status", "certificate", "web", "-n", "team-a"]);
         assert_eq!(code, 0, "{text}");
         for expected in [

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 use certgate_api::CertificateRequest;
 use certgate_api::cert_manager::{Certificate, ClusterIssuer, Issuer};
+use certgate_issuance::{BackoffConfig, GoDuration};
 use chrono::Utc;
 use clap::Args;
 use k8s_openapi::api::core::v1::{Event, Secret};
@@ -29,7 +30,8 @@ certificate` does (same sections and wording), and further: the certificate in i
 the current revision (of the next one while Issuing=True) with its Approved or Denied
 condition — the reason and message say who decided and why, the policy's message when a
 policy approver decided — and its Ready condition, and, after a failed issuance, when the next
-attempt happens and how long remains (cert-manager's default backoff: 1h doubling up to 32h).
+attempt happens and how long remains (cert-manager's backoff: 1h doubling up to 32h unless
+--certificate-request-{minimum,maximum}-backoff-duration say what the controller was given).
 
 Examples:
   # The status of Certificate 'my-crt' in namespace 'my-namespace'.
@@ -57,6 +59,16 @@ pub struct CertificateArgs {
     #[arg(short = 'o', long, value_enum, default_value = "text", hide_possible_values = true)]
     pub output: ReportFormat,
 
+    /// The certificates controller's first wait after a failed issuance, doubled after each
+    /// further failure: give the value of its flag of this name (0 takes the default, 1h)
+    #[arg(long, value_name = "DURATION", default_value = "1h", value_parser = GoDuration::parse)]
+    pub certificate_request_minimum_backoff_duration: GoDuration,
+
+    /// The longest wait between the certificates controller's issuance attempts: give the
+    /// value of its flag of this name (0 takes the default, 32h)
+    #[arg(long, value_name = "DURATION", default_value = "32h", value_parser = GoDuration::parse)]
+    pub certificate_request_maximum_backoff_duration: GoDuration,
+
     #[command(flatten)]
     pub cluster: KubeconfigArgs,
 }
@@ -68,17 +80,27 @@ pub enum StatusError {
     Usage(String),
 }
 
-/// The name, checked as cmctl checks it.
-pub fn validate(args: &CertificateArgs) -> Result<String, StatusError> {
-    match args.names.as_slice() {
-        [] => Err(StatusError::Usage(
-            "the name of the Certificate has to be provided as argument".to_owned(),
-        )),
-        [name] => Ok(name.clone()),
-        _ => Err(StatusError::Usage(
-            "only one argument can be passed in: the name of the Certificate".to_owned(),
-        )),
-    }
+/// The name, checked as cmctl checks it, and the backoff settings.
+pub fn validate(args: &CertificateArgs) -> Result<(String, BackoffConfig), StatusError> {
+    let name = match args.names.as_slice() {
+        [] => {
+            return Err(StatusError::Usage(
+                "the name of the Certificate has to be provided as argument".to_owned(),
+            ));
+        }
+        [name] => name.clone(),
+        _ => {
+            return Err(StatusError::Usage(
+                "only one argument can be passed in: the name of the Certificate".to_owned(),
+            ));
+        }
+    };
+    let backoff = BackoffConfig::from_settings(
+        args.certificate_request_minimum_backoff_duration,
+        args.certificate_request_maximum_backoff_duration,
+    )
+    .map_err(|e| StatusError::Usage(format!("invalid backoff: {e}")))?;
+    Ok((name, backoff))
 }
 
 /// The snapshot in the chosen format.
@@ -98,13 +120,13 @@ pub fn format(
 
 /// Runs the command; the status, or the error, goes to `out`.
 pub fn run(args: &CertificateArgs, out: &mut dyn Write) -> ExitCode {
-    let result = validate(args).and_then(|name| {
+    let result = validate(args).and_then(|(name, backoff)| {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|e| StatusError::Usage(format!("cannot start the async runtime: {e}")))?;
         let gathered = runtime.block_on(gather(args, &name))?;
-        format(&snapshot::snapshot(&gathered, Utc::now()), args.output)
+        format(&snapshot::snapshot(&gathered, &backoff, Utc::now()), args.output)
     });
     let (text, code) = match result {
         Ok(text) => (text, ExitCode::SUCCESS),

@@ -262,8 +262,13 @@ pub fn select_request<'a>(
     Ok(first)
 }
 
-/// The snapshot of `gathered` at `now`.
-pub fn snapshot(gathered: &Gathered, now: DateTime<Utc>) -> CertificateSnapshot {
+/// The snapshot of `gathered` at `now`, the retry computed with `backoff` (the
+/// certificates controller's settings).
+pub fn snapshot(
+    gathered: &Gathered,
+    backoff: &BackoffConfig,
+    now: DateTime<Utc>,
+) -> CertificateSnapshot {
     let certificate = &gathered.certificate;
     let status = certificate.status.clone().unwrap_or_default();
     let conditions: Vec<ConditionView> =
@@ -286,7 +291,7 @@ pub fn snapshot(gathered: &Gathered, now: DateTime<Utc>) -> CertificateSnapshot 
         issuer: issuer(certificate, &gathered.issuer),
         secret: secret(certificate, &gathered.secret),
         certificate_request: request(certificate, gathered),
-        retry: retry(certificate, now),
+        retry: retry(certificate, backoff, now),
     }
 }
 
@@ -440,7 +445,11 @@ fn request(certificate: &Certificate, gathered: &Gathered) -> RequestView {
     view
 }
 
-fn retry(certificate: &Certificate, now: DateTime<Utc>) -> Option<RetryView> {
+fn retry(
+    certificate: &Certificate,
+    config: &BackoffConfig,
+    now: DateTime<Utc>,
+) -> Option<RetryView> {
     let status = certificate.status.as_ref()?;
     let last_failure_time = status.last_failure_time.clone()?;
     let mut view = RetryView {
@@ -462,7 +471,6 @@ fn retry(certificate: &Certificate, now: DateTime<Utc>) -> Option<RetryView> {
             return Some(view);
         }
     };
-    let config = BackoffConfig::default();
     let delay = config.delay(status.failed_issuance_attempts);
     view.backoff = Some(delay.to_string());
     view.next_attempt = Some(time(crate_add(last_failure, delay.0)));
@@ -476,7 +484,7 @@ fn retry(certificate: &Certificate, now: DateTime<Utc>) -> Option<RetryView> {
     };
     // Whether the spec changed since the failed request needs its CSR compared with the spec;
     // status assumes it did not (see docs/certificate-commands.md).
-    match backoff::backoff(&config, &record, NextRequest::MatchesSpec, now) {
+    match backoff::backoff(config, &record, NextRequest::MatchesSpec, now) {
         Backoff::Until { until, remaining, .. } => {
             view.state = RetryState::Waiting;
             view.next_attempt = Some(time(until));

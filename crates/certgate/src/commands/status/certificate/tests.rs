@@ -9,6 +9,11 @@ use serde_json::json;
 use super::snapshot::*;
 use super::*;
 
+/// The snapshot with cert-manager's default backoff (1h doubling up to 32h).
+fn snap(gathered: &Gathered, now: DateTime<Utc>) -> CertificateSnapshot {
+    snapshot(gathered, &BackoffConfig::default(), now)
+}
+
 fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 29, 12, 30, 0).unwrap()
 }
@@ -123,7 +128,7 @@ fn golden(name: &str, actual: &str) {
 
 #[test]
 fn full_status_as_text_json_and_yaml() {
-    let snapshot = snapshot(&full(), now());
+    let snapshot = snap(&full(), now());
     golden("full.txt", &format(&snapshot, ReportFormat::Text).unwrap());
     golden("full.json", &format(&snapshot, ReportFormat::Json).unwrap());
     let yaml = format(&snapshot, ReportFormat::Yaml).unwrap();
@@ -133,7 +138,7 @@ fn full_status_as_text_json_and_yaml() {
 
 #[test]
 fn the_backoff_after_two_failures_is_two_hours_from_the_last_failure() {
-    let retry = snapshot(&full(), now()).retry.unwrap();
+    let retry = snap(&full(), now()).retry.unwrap();
     assert_eq!(retry.state, RetryState::Waiting);
     assert_eq!(retry.backoff.as_deref(), Some("2h0m0s"));
     assert_eq!(retry.next_attempt.as_deref(), Some("2026-11-29T13:00:00Z"));
@@ -141,19 +146,27 @@ fn the_backoff_after_two_failures_is_two_hours_from_the_last_failure() {
 
     // Past the delay, the retry is due; attempts beyond 6 are capped at 32h.
     let later = Utc.with_ymd_and_hms(2026, 11, 29, 13, 0, 0).unwrap();
-    assert_eq!(snapshot(&full(), later).retry.unwrap().state, RetryState::Due);
+    assert_eq!(snap(&full(), later).retry.unwrap().state, RetryState::Due);
     let mut capped = full();
     capped.certificate.status.as_mut().unwrap().failed_issuance_attempts = Some(9);
-    let retry = snapshot(&capped, now()).retry.unwrap();
+    let retry = snap(&capped, now()).retry.unwrap();
     assert_eq!(retry.backoff.as_deref(), Some("32h0m0s"));
     assert_eq!(retry.next_attempt.as_deref(), Some("2026-11-30T19:00:00Z"));
     assert_eq!(retry.remaining.as_deref(), Some("30h30m0s"));
+    // The controller's own settings, when given: 10m doubling up to 15m.
+    let config =
+        BackoffConfig::from_settings(GoDuration(600_000_000_000), GoDuration(900_000_000_000))
+            .unwrap();
+    let retry = snapshot(&full(), &config, now()).retry.unwrap();
+    assert_eq!(retry.backoff.as_deref(), Some("15m0s"));
+    assert_eq!(retry.next_attempt.as_deref(), Some("2026-11-29T11:15:00Z"));
+    assert_eq!(retry.state, RetryState::Due);
     // No attempts recorded: the initial hour.
     capped.certificate.status.as_mut().unwrap().failed_issuance_attempts = None;
-    assert_eq!(snapshot(&capped, now()).retry.unwrap().state, RetryState::Due);
+    assert_eq!(snap(&capped, now()).retry.unwrap().state, RetryState::Due);
     // No failure, no retry section.
     capped.certificate.status.as_mut().unwrap().last_failure_time = None;
-    assert_eq!(snapshot(&capped, now()).retry, None);
+    assert_eq!(snap(&capped, now()).retry, None);
 }
 
 #[test]
@@ -164,7 +177,7 @@ fn while_issuing_the_next_revision_is_shown_and_the_backoff_does_not_hold() {
     let issuing = issuing.unwrap();
     issuing.status = "True".into();
     issuing.reason = Some("ManuallyTriggered".into());
-    let s = snapshot(&gathered, now());
+    let s = snap(&gathered, now());
     assert_eq!(s.retry.as_ref().unwrap().state, RetryState::Issuing);
     assert_eq!(s.certificate_request.revision, 2);
     assert_eq!(s.certificate_request.role, RequestRole::Next);
@@ -190,7 +203,7 @@ fn a_denied_request_shows_the_denial_even_beside_a_stale_approval() {
              "message": "The CertificateRequest was denied by an approval controller"}
         ]),
     )]);
-    let request = snapshot(&gathered, now()).certificate_request;
+    let request = snap(&gathered, now()).certificate_request;
     let approval = request.approval.unwrap();
     assert_eq!(
         (approval.type_.as_str(), approval.reason.as_deref()),
@@ -211,7 +224,7 @@ fn requests_must_be_owned_and_annotated_with_the_revision() {
     // Owned by another Certificate only: none.
     let others = vec![requests[2].clone()];
     assert!(select_request(&gathered.certificate, &others).unwrap().is_none());
-    let s = snapshot(&Gathered { requests: Ok(others), ..gathered }, now());
+    let s = snap(&Gathered { requests: Ok(others), ..gathered }, now());
     assert_eq!(
         s.certificate_request.error.as_deref(),
         Some("No CertificateRequest found for this Certificate")
@@ -236,19 +249,19 @@ fn what_could_not_be_read_is_said_in_its_section() {
         requests: Ok(Vec::new()),
         request_events: Ok(Vec::new()),
     };
-    golden("unread.txt", &render::text(&snapshot(&gathered, now())));
+    golden("unread.txt", &render::text(&snap(&gathered, now())));
 
     let mut gathered = full();
     gathered.secret = Ok(SecretFacts { name: "web-tls".into(), tls_crt: None });
     assert_eq!(
-        snapshot(&gathered, now()).secret.error.as_deref(),
+        snap(&gathered, now()).secret.error.as_deref(),
         Some("'tls.crt' of Secret \"web-tls\" is not set")
     );
     gathered.secret = Ok(SecretFacts { name: "web-tls".into(), tls_crt: Some(b"junk".to_vec()) });
-    let error = snapshot(&gathered, now()).secret.error.unwrap();
+    let error = snap(&gathered, now()).secret.error.unwrap();
     assert!(error.starts_with("cannot parse 'tls.crt' of Secret \"web-tls\": "), "{error}");
     gathered.certificate.status.as_mut().unwrap().last_failure_time = Some("yesterday".into());
-    let retry = snapshot(&gathered, now()).retry.unwrap();
+    let retry = snap(&gathered, now()).retry.unwrap();
     assert_eq!(retry.state, RetryState::Unknown);
     assert!(
         retry
@@ -264,6 +277,8 @@ fn the_name_is_checked_as_cmctl_checks_it() {
         names: names.iter().map(|n| (*n).to_owned()).collect(),
         namespace: None,
         output: ReportFormat::Text,
+        certificate_request_minimum_backoff_duration: GoDuration(0),
+        certificate_request_maximum_backoff_duration: GoDuration(0),
         cluster: KubeconfigArgs::default(),
     };
     assert_eq!(
@@ -274,5 +289,12 @@ fn the_name_is_checked_as_cmctl_checks_it() {
         validate(&args(&["a", "b"])).unwrap_err().to_string(),
         "error: only one argument can be passed in: the name of the Certificate"
     );
-    assert_eq!(validate(&args(&["a"])).unwrap(), "a");
+    assert_eq!(validate(&args(&["a"])).unwrap(), ("a".to_owned(), BackoffConfig::default()));
+    let mut inverted = args(&["a"]);
+    inverted.certificate_request_minimum_backoff_duration = GoDuration(7_200_000_000_000);
+    inverted.certificate_request_maximum_backoff_duration = GoDuration(3_600_000_000_000);
+    assert_eq!(
+        validate(&inverted).unwrap_err().to_string(),
+        "error: invalid backoff: certificateRequestMaximumBackoffDuration: Invalid value: \"1h0m0s\": must be greater than or equal to certificateRequestMinimumBackoffDuration"
+    );
 }
