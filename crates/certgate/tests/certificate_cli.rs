@@ -7,6 +7,8 @@
 use std::path::Path;
 use std::process::Command;
 
+use base64::Engine as _;
+
 use chrono::{Duration, SecondsFormat, Utc};
 
 mod dev_support;
@@ -74,13 +76,18 @@ fn setup(dev: &Dev) {
 fn owned_request(dev: &Dev, name: &str, revision: u32) {
     let uid =
         dev.ok(&["get", "certificate", "web", "-n", "team-a", "-o", "jsonpath={.metadata.uid}"]);
-    let all = std::fs::read_to_string(examples().join("dns/requests.yaml")).unwrap();
-    let csr = all.lines().find_map(|l| l.trim().strip_prefix("request: ")).unwrap();
+    // A CSR as the certificates controller makes for web's spec, so the request matches it
+    // (a request that no longer matches the spec ends the backoff at once).
+    let key = rcgen::KeyPair::generate().unwrap();
+    let mut params = rcgen::CertificateParams::new(vec!["web.example.com".to_owned()]).unwrap();
+    params.distinguished_name = rcgen::DistinguishedName::new();
+    let pem = params.serialize_request(&key).unwrap().pem().unwrap();
+    let csr = base64::engine::general_purpose::STANDARD.encode(pem);
     let manifest = format!(
         "apiVersion: cert-manager.io/v1\nkind: CertificateRequest\nmetadata:\n  name: {name}\n  namespace: team-a\n\
          \x20 annotations: {{cert-manager.io/certificate-revision: \"{revision}\"}}\n\
          \x20 ownerReferences:\n  - {{apiVersion: cert-manager.io/v1, kind: Certificate, name: web, uid: {uid}, controller: true, blockOwnerDeletion: true}}\n\
-         spec:\n  issuerRef: {{name: team-ca, kind: Issuer, group: cert-manager.io}}\n  usages: [digital signature, key encipherment, server auth]\n  request: {csr}\n"
+         spec:\n  issuerRef: {{name: team-ca, kind: Issuer, group: cert-manager.io}}\n  request: {csr}\n"
     );
     dev.ok_with(&["create", "-f", "-"], Some(&manifest));
 }

@@ -173,6 +173,31 @@ fn the_demo_decides_the_examples_in_the_sandbox_as_check_does_offline() {
     );
 }
 
+#[test]
+fn the_issuance_demo_issues_denies_and_revokes_with_certgates_controllers() {
+    let demo = Command::new(env!("CARGO_BIN_EXE_certgate"))
+        .args(["dev", "--demo-issuance"])
+        .output()
+        .unwrap();
+    let printed = String::from_utf8(demo.stdout).unwrap();
+    assert!(demo.status.success(), "{printed}{}", String::from_utf8_lossy(&demo.stderr));
+    let denial = "No policy approved this request: [demo-services: spec.allowed.dnsNames.validations[0]: Invalid value: \"db.payments.svc\": DNS names must be services of the request's own namespace]";
+    for expected in [
+        "  CertificateRequest web-1: Approved (policy.cert-manager.io): Approved by CertificateRequestPolicy: \"demo-services\"\n".to_owned(),
+        "  Secret web-tls: ca.crt, tls.crt, tls.key (valid ".to_owned(),
+        "Certificate demo/intruder (db.payments.svc): not issued\n".to_owned(),
+        format!("  CertificateRequest intruder-1: Denied (policy.cert-manager.io): {denial}\n"),
+        format!("  Issuing: False policy.cert-manager.io: The certificate request has failed to complete and will be retried: {denial}\n"),
+        "the next waits 1h0m0s (1h doubling up to 32h)\n".to_owned(),
+        "  Secret intruder-tls: does not exist\n".to_owned(),
+        "Secret demo/ca-crl: crl.pem CRL number 1, 0 revoked\n".to_owned(),
+        "of Certificate 'demo/web'; issuer Issuer 'demo/ca' publishes it in secret 'demo/ca-crl'\n".to_owned(),
+        "Secret demo/ca-crl: crl.pem CRL number 2, 1 revoked\n".to_owned(),
+    ] {
+        assert!(printed.contains(&expected), "{expected:?} missing in\n{printed}");
+    }
+}
+
 both!(
     fn certgate_approve_and_deny_work_like_cmctl_and_respect_signer_rbac(server) {
         let dev = server.start();

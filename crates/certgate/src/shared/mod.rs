@@ -11,6 +11,7 @@ pub mod logging;
 pub mod manifests;
 pub mod offline;
 pub mod report;
+pub mod revocation;
 
 #[cfg(test)]
 pub mod testing;

@@ -15,6 +15,16 @@ mod wanted;
 
 pub use controller::{BACKOFF, CERTIFICATES, NAME, set_backoff};
 
+/// How the CertificateRequest of the next revision compares with the Certificate's spec, as
+/// the controller's backoff reads it: a request that no longer matches (or does not decode)
+/// means a changed spec, issued at once without waiting for the backoff.
+pub fn next_request(
+    certificate: &certgate_api::cert_manager::Certificate,
+    request: Option<&certgate_api::CertificateRequest>,
+) -> certgate_issuance::backoff::NextRequest {
+    plan::next_request_state(certificate, request)
+}
+
 /// The annotations cert-manager writes on requests and Secrets.
 pub mod annotations {
     /// On requests and Secrets: the Certificate's name.

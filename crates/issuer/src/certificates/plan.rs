@@ -384,7 +384,10 @@ fn readiness(
 }
 
 /// The next revision's request against the spec, for the backoff.
-fn next_request_state(certificate: &Certificate, next: Option<&CertificateRequest>) -> NextRequest {
+pub(crate) fn next_request_state(
+    certificate: &Certificate,
+    next: Option<&CertificateRequest>,
+) -> NextRequest {
     match next {
         None => NextRequest::Missing,
         Some(request) => match request_violations(certificate, request) {

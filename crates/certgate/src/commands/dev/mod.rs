@@ -2,6 +2,7 @@
 //! registered in it, for development, demos and end-to-end tests. Not for production.
 
 mod demo;
+mod demo_issuance;
 mod issuers;
 mod webhook;
 
@@ -38,6 +39,9 @@ Approved/Denied conditions need `approve` on the signer, as in a cluster.
 
   certgate dev --demo      apply the examples, print admission and policy decisions, exit
                            (with --kubeconfig-out: then keep serving, to look around)
+  certgate dev --demo-issuance
+                           issue, deny, revoke: Certificates through a CEL policy, the CA
+                           issuer and its CRL, with certgate's controllers; then exit
 
 Stops on SIGINT or SIGTERM.";
 
@@ -102,6 +106,15 @@ pub struct DevArgs {
     #[arg(long)]
     pub demo: bool,
 
+    /// Demonstrate issuance and revocation (issue #22's loop) with certgate's own controllers
+    /// (certificates, issuers, certificaterequests-issuer-ca, issuers-crl, added to
+    /// --controllers): a CA Issuer that publishes a CRL, a CEL CertificateRequestPolicy, a
+    /// Certificate it approves (issued into its Secret), one it denies (never issued, retried
+    /// after the backoff), then `certgate revoke` and the CRL republished. Then exit, or, with
+    /// --kubeconfig-out, keep serving
+    #[arg(long, conflicts_with = "demo")]
+    pub demo_issuance: bool,
+
     /// Timeouts and limits of client connections, for the API and the webhook alike.
     #[command(flatten)]
     pub connections: ConnectionArgs,
@@ -109,7 +122,7 @@ pub struct DevArgs {
 
 impl DevArgs {
     fn listen(&self) -> SocketAddr {
-        let port = if self.demo { 0 } else { 6443 };
+        let port = if self.demo || self.demo_issuance { 0 } else { 6443 };
         self.listen.unwrap_or(SocketAddr::from(([127, 0, 0, 1], port)))
     }
 }
@@ -149,8 +162,12 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
         Some(path) => read_users(path)?,
         None => StaticUsers::default(),
     };
+    let mut selection = args.controllers.clone();
+    if args.demo_issuance {
+        selection.extend(demo_issuance::CONTROLLERS.map(str::to_owned));
+    }
     let controllers =
-        REGISTRY.select(&args.controllers).map_err(|err| DevError::Controllers(err.to_string()))?;
+        REGISTRY.select(&selection).map_err(|err| DevError::Controllers(err.to_string()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -195,14 +212,18 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
             async move { Registry::run(&controllers, launch).await }
         });
         let controllers: Vec<&str> = controllers.iter().map(|spec| spec.name).collect();
-        if args.demo {
+        if args.demo || args.demo_issuance {
             let _ = writeln!(
                 out,
                 "certgate sandbox API server (development only) at https://{}\n",
                 sandbox.address
             );
             let approver_running = controllers.contains(&policy_approver::NAME);
-            let demonstrated = demo::run(&kubeconfig, approver_running, out).await;
+            let demonstrated = if args.demo {
+                demo::run(&kubeconfig, approver_running, out).await
+            } else {
+                demo_issuance::run(&kubeconfig, out).await
+            };
             // Without a kubeconfig to explore the result with, the demonstration is all.
             if demonstrated.is_err() || args.kubeconfig_out.is_none() {
                 let _ = stop.send(true);

@@ -291,7 +291,7 @@ pub fn snapshot(
         issuer: issuer(certificate, &gathered.issuer),
         secret: secret(certificate, &gathered.secret),
         certificate_request: request(certificate, gathered),
-        retry: retry(certificate, backoff, now),
+        retry: retry(certificate, next_request(certificate, gathered), backoff, now),
     }
 }
 
@@ -445,8 +445,30 @@ fn request(certificate: &Certificate, gathered: &Gathered) -> RequestView {
     view
 }
 
+/// The request of the next revision (`status.revision + 1`) against the spec, as the
+/// certificates controller's backoff compares them.
+fn next_request(certificate: &Certificate, gathered: &Gathered) -> NextRequest {
+    let next = certificate.status.as_ref().and_then(|s| s.revision).unwrap_or(0).saturating_add(1);
+    let uid = certificate.metadata.uid.as_deref().unwrap_or_default();
+    let request = gathered.requests.as_ref().ok().and_then(|requests| {
+        requests.iter().find(|request| {
+            let owned = request
+                .metadata
+                .owner_references
+                .iter()
+                .flatten()
+                .any(|o| !uid.is_empty() && o.uid == uid);
+            let revision =
+                request.metadata.annotations.as_ref().and_then(|a| a.get(REVISION_ANNOTATION));
+            owned && revision.is_some_and(|r| *r == next.to_string())
+        })
+    });
+    certgate_issuer::certificates::next_request(certificate, request)
+}
+
 fn retry(
     certificate: &Certificate,
+    next_request: NextRequest,
     config: &BackoffConfig,
     now: DateTime<Utc>,
 ) -> Option<RetryView> {
@@ -482,9 +504,8 @@ fn retry(
         last_failure_time: Some(last_failure),
         failed_issuance_attempts: status.failed_issuance_attempts,
     };
-    // Whether the spec changed since the failed request needs its CSR compared with the spec;
-    // status assumes it did not (see docs/certificate-commands.md).
-    match backoff::backoff(config, &record, NextRequest::MatchesSpec, now) {
+    // A spec changed since the failed request is issued at once, as the controller does.
+    match backoff::backoff(config, &record, next_request, now) {
         Backoff::Until { until, remaining, .. } => {
             view.state = RetryState::Waiting;
             view.next_attempt = Some(time(until));

@@ -61,7 +61,31 @@ fn leaf_pem() -> Vec<u8> {
     params.self_signed(&key).unwrap().pem().into_bytes()
 }
 
+/// A CSR for `names` (no subject), as the certificates controller would make for them.
+fn csr_for(names: &[&str]) -> Vec<u8> {
+    let key = rcgen::KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256).unwrap();
+    let mut params =
+        rcgen::CertificateParams::new(names.iter().map(|n| n.to_string()).collect::<Vec<_>>())
+            .unwrap();
+    params.distinguished_name = rcgen::DistinguishedName::new();
+    params.serialize_request(&key).unwrap().pem().unwrap().into_bytes()
+}
+
+/// The next revision's request (`web-2`) of [`full`], carrying `csr`.
+fn with_next_csr(mut gathered: Gathered, csr: Vec<u8>) -> Gathered {
+    if let Ok(requests) = gathered.requests.as_mut() {
+        requests.iter_mut().filter(|r| r.metadata.name.as_deref() == Some("web-2")).for_each(|r| {
+            r.spec.request = csr.clone();
+        });
+    }
+    gathered
+}
+
 fn full() -> Gathered {
+    with_next_csr(full_without_next_csr(), csr_for(&["web.example.com", "www.example.com"]))
+}
+
+fn full_without_next_csr() -> Gathered {
     Gathered {
         certificate: certificate(json!({
             "revision": 1,
@@ -167,6 +191,19 @@ fn the_backoff_after_two_failures_is_two_hours_from_the_last_failure() {
     // No failure, no retry section.
     capped.certificate.status.as_mut().unwrap().last_failure_time = None;
     assert_eq!(snap(&capped, now()).retry, None);
+}
+
+#[test]
+fn a_spec_changed_since_the_failed_request_is_due_at_once() {
+    // The failed request of the next revision asked for other names: the spec changed since,
+    // so the controller issues again without waiting, and status says so.
+    let changed = with_next_csr(full(), csr_for(&["old.example.com"]));
+    assert_eq!(snap(&changed, now()).retry.unwrap().state, RetryState::Due);
+    // A request whose CSR does not decode counts as changed too, as upstream.
+    let undecodable = with_next_csr(full(), b"not a CSR".to_vec());
+    assert_eq!(snap(&undecodable, now()).retry.unwrap().state, RetryState::Due);
+    // The same names: the backoff holds.
+    assert_eq!(snap(&full(), now()).retry.unwrap().state, RetryState::Waiting);
 }
 
 #[test]
