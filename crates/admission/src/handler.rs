@@ -14,7 +14,7 @@ use crate::route::{Route, route, unhandled_message};
 use crate::stamp::StampObject;
 use crate::verdict::Verdict;
 use crate::wire::{self, AdmissionRequest, Parsed};
-use crate::{cr_review, ocm_policy, policy_review};
+use crate::{cr_review, ocm_policy, policy_review, resource_review};
 
 /// Upstream's answer, from every plugin, to a request without `resource`.
 pub const RESOURCE_UNSET: &str = "internal error: admission request Resource field is unset";
@@ -122,6 +122,8 @@ impl<A: AccessChecker, K: KindResolver> Admission<A, K> {
             Route::ValidateOcmPolicySet(operation) => {
                 ocm_policy::validate_policy_set(request, operation)
             }
+            Route::ValidateCertificate => resource_review::validate_certificate(request),
+            Route::ValidateIssuer { cluster } => resource_review::validate_issuer(request, cluster),
             Route::Delete => Verdict::allowed(),
             Route::NotCovered | Route::StampIdentity => Verdict::not_covered(),
             Route::UnknownVersion => {

@@ -3,6 +3,8 @@
 //!
 //! - [`certificate_request`]: CREATE validation of a CertificateRequest.
 //! - [`conditions`]: the `Approved` / `Denied` condition rules, shared with UPDATE.
+//! - [`certificate`], [`issuer`]: what cert-manager's webhook checks of Certificates,
+//!   Issuers and ClusterIssuers (routed by `resource_review`).
 //! - [`ocm_policy`]: what OCM governance-policy-propagator's webhooks check of Policies and
 //!   PolicySets.
 //! - [`review`]: the webhook entry point, [`review::Admission`], from AdmissionReview bytes
@@ -17,13 +19,16 @@
 //! the client goes away) is the webhook server's: `certgate_webhook::BoundedReviewPool`.
 #![forbid(unsafe_code)]
 
+pub mod certificate;
 pub mod certificate_request;
 pub mod conditions;
+pub mod issuer;
 pub mod ocm_policy;
 pub mod review;
 
 mod cr_review;
 mod csr_match;
+mod email;
 mod error;
 mod handler;
 mod identity;
@@ -34,6 +39,7 @@ mod objects;
 mod patch;
 mod policy_review;
 mod request;
+mod resource_review;
 mod review_pool;
 mod route;
 mod signer;

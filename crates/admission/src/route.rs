@@ -40,6 +40,10 @@ pub(crate) enum Route {
     ValidateOcmPolicy(Operation),
     /// `/validate`, OCM PolicySet CREATE / UPDATE.
     ValidateOcmPolicySet(Operation),
+    /// `/validate`, Certificate CREATE / UPDATE (not its `status`).
+    ValidateCertificate,
+    /// `/validate`, Issuer (`cluster: false`) or ClusterIssuer CREATE / UPDATE (not status).
+    ValidateIssuer { cluster: bool },
     /// `/validate`, DELETE of a handled resource: no rule applies to deletion (upstream's
     /// plugins handle CREATE and UPDATE only, approver-policy allows DELETE).
     Delete,
@@ -64,6 +68,9 @@ pub(crate) fn route<O>(endpoint: Endpoint, request: &AdmissionRequest<O>) -> Rou
     let is_policy = (group, resource) == (POLICY_GROUP, "certificaterequestpolicies");
     let is_ocm_policy = (group, resource) == (OCM_POLICY_GROUP, "policies");
     let is_ocm_policy_set = (group, resource) == (OCM_POLICY_GROUP, "policysets");
+    let is_cert_manager_kind = group == CERT_MANAGER_GROUP
+        && matches!(resource, "certificates" | "issuers" | "clusterissuers");
+    let cert_manager_kinds = is_cert_manager_kind && r.version == "v1";
     let certificate_requests = is_request && r.version == "v1";
     let policies = is_policy && r.version == "v1alpha1";
     let ocm_policies = is_ocm_policy && r.version == "v1";
@@ -73,7 +80,8 @@ pub(crate) fn route<O>(endpoint: Endpoint, request: &AdmissionRequest<O>) -> Rou
     let known_version = (!is_request || certificate_requests)
         && (!is_policy || policies)
         && (!is_ocm_policy || ocm_policies)
-        && (!is_ocm_policy_set || ocm_policy_sets);
+        && (!is_ocm_policy_set || ocm_policy_sets)
+        && (!is_cert_manager_kind || cert_manager_kinds);
     match endpoint {
         _ if !known_version => Route::UnknownVersion,
         Endpoint::Mutate if certificate_requests && sub.is_empty() && op == "CREATE" => {
@@ -102,6 +110,14 @@ pub(crate) fn route<O>(endpoint: Endpoint, request: &AdmissionRequest<O>) -> Rou
                 None => Route::NotCovered,
             }
         }
+        // Upstream validates the resources on CREATE and UPDATE; their `status` is the
+        // controllers' and is not checked here, DELETE is allowed.
+        Endpoint::Validate if cert_manager_kinds && sub.is_empty() => match (op, resource) {
+            ("CREATE" | "UPDATE", "certificates") => Route::ValidateCertificate,
+            ("CREATE" | "UPDATE", _) => Route::ValidateIssuer { cluster: resource != "issuers" },
+            ("DELETE", _) => Route::Delete,
+            _ => Route::NotCovered,
+        },
         Endpoint::Validate => Route::NotCovered,
     }
 }
@@ -112,7 +128,7 @@ pub(crate) fn unhandled_message<O>(endpoint: Endpoint, request: &AdmissionReques
         Endpoint::Mutate => "only CREATE of cert-manager.io/v1 certificaterequests",
         Endpoint::Validate => {
             "CREATE and UPDATE of cert-manager.io/v1 certificaterequests (and their status), \
-             CREATE, UPDATE and DELETE of policy.cert-manager.io/v1alpha1 \
+             certificates, issuers and clusterissuers, CREATE, UPDATE and DELETE of policy.cert-manager.io/v1alpha1 \
              certificaterequestpolicies, and CREATE, UPDATE and DELETE of \
              policy.open-cluster-management.io/v1 policies and v1beta1 policysets"
         }

@@ -200,6 +200,7 @@ fn resources_and_operations_without_rules_are_allowed_unreviewed_without_a_patch
     let object = cr_object(&cr(valid_spec()));
     let mut certificate = create_review();
     certificate["request"]["resource"]["resource"] = json!("certificates");
+    certificate["request"]["subResource"] = json!("status");
     let mut connect = create_review();
     connect["request"]["operation"] = json!("CONNECT");
     let update = review(
@@ -239,8 +240,8 @@ fn handled_resources_at_unknown_versions_are_denied() {
     assert_eq!(
         bad_request(Endpoint::Validate, &v1beta1),
         "certgate does not admit CREATE of cert-manager.io/v1beta1/certificaterequests on /validate: it handles \
-CREATE and UPDATE of cert-manager.io/v1 certificaterequests (and their status), CREATE, UPDATE \
-and DELETE of policy.cert-manager.io/v1alpha1 certificaterequestpolicies, and CREATE, UPDATE and \
+CREATE and UPDATE of cert-manager.io/v1 certificaterequests (and their status), certificates, \
+issuers and clusterissuers, CREATE, UPDATE and DELETE of policy.cert-manager.io/v1alpha1 certificaterequestpolicies, and CREATE, UPDATE and \
 DELETE of policy.open-cluster-management.io/v1 policies and v1beta1 policysets; check the webhook \
 configuration's rules"
     );

@@ -51,6 +51,15 @@ pub const OCM_POLICY_PATH: &str = "/validate-policy-open-cluster-management-io-v
 pub const OCM_POLICY_SET_PATH: &str =
     "/validate-policy-open-cluster-management-io-v1beta1-policyset";
 
+/// The `cert-manager.io/v1` resources cert-manager's validating webhook is registered for.
+pub const CERT_MANAGER_VALIDATED: [&str; 5] = [
+    "certificaterequests",
+    "certificaterequests/status",
+    "certificates",
+    "issuers",
+    "clusterissuers",
+];
+
 /// The MutatingWebhookConfiguration and the ValidatingWebhookConfigurations, in that order:
 /// cert-manager's (mutating, validating), then approver-policy's, which also holds the
 /// propagator's Policy and PolicySet webhooks.
@@ -111,13 +120,13 @@ pub fn configurations(endpoint: &Endpoint, ca_bundle_pem: &str) -> Vec<Value> {
                 CERT_MANAGER_WEBHOOK,
                 "/validate",
                 // Upstream validates every cert-manager kind (`*/*` over `cert-manager.io` and
-                // `acme.cert-manager.io`). certgate validates CertificateRequests only, and
-                // would refuse any other kind it was sent, so it registers for what it handles.
+                // `acme.cert-manager.io`). certgate validates CertificateRequests (and their
+                // status), Certificates, Issuers and ClusterIssuers, and registers for those.
                 json!([{
                     "apiGroups": ["cert-manager.io"],
                     "apiVersions": ["v1"],
                     "operations": ["CREATE", "UPDATE"],
-                    "resources": ["certificaterequests", "certificaterequests/status"],
+                    "resources": CERT_MANAGER_VALIDATED,
                 }]),
                 30,
             )]),
@@ -190,8 +199,19 @@ mod tests {
         );
         assert_eq!(configs[0]["webhooks"][0]["rules"][0]["operations"], json!(["CREATE"]));
         assert_eq!(
-            configs[1]["webhooks"][0]["rules"][0]["resources"],
-            json!(["certificaterequests", "certificaterequests/status"])
+            configs[1]["webhooks"][0]["rules"][0],
+            json!({
+                "apiGroups": ["cert-manager.io"],
+                "apiVersions": ["v1"],
+                "operations": ["CREATE", "UPDATE"],
+                "resources": [
+                    "certificaterequests",
+                    "certificaterequests/status",
+                    "certificates",
+                    "issuers",
+                    "clusterissuers"
+                ],
+            })
         );
         assert_eq!(
             configs[1]["webhooks"][0]["clientConfig"]["service"],

@@ -1,0 +1,261 @@
+//! Issuer and ClusterIssuer validation on CREATE and UPDATE, as cert-manager's webhook
+//! checks their spec (upstream `internal/apis/certmanager/validation/issuer.go`): exactly one
+//! issuer type, then that type's own checks, with upstream's field paths and texts. Both
+//! kinds share the rules; UPDATE checks the new object alone, as upstream.
+//!
+//! `ca` and `selfSigned` are checked in full. `acme`, `vault` and `venafi`, which certgate
+//! keeps as written and does not act on, get upstream's checks of their top-level fields
+//! (ACME: `server`, `privateKeySecretRef.name`, `caBundle`/`skipTLSVerify`,
+//! `externalAccountBinding.keyID`; Vault: `server`, `path`, the CA bundle and client
+//! certificate pairs, which `auth` method; Venafi: `zone` and which of `tpp`, `cloud`,
+//! `ngts`). Not checked: ACME solvers, Vault auth methods' own fields beyond the required
+//! ones below, and whether CA bundles hold certificates.
+
+use certgate_api::cert_manager::{CaIssuer, IssuerConfig};
+use certgate_api::field::{BadValue, FieldError, Path};
+use serde_json::Value;
+
+const MORE_THAN_ONE: &str = "may not specify more than one issuer type";
+
+/// Every error upstream's `ValidateIssuerConfig` reports for an Issuer's or ClusterIssuer's
+/// spec, in its order.
+pub fn validate(config: &IssuerConfig) -> Vec<FieldError> {
+    let path = Path::new("spec");
+    let mut el = Vec::new();
+    let mut configured = 0;
+    let mut one = |name: &str, set: bool, el: &mut Vec<FieldError>| -> bool {
+        if !set {
+            return false;
+        }
+        if configured > 0 {
+            el.push(FieldError::forbidden(path.child(name), MORE_THAN_ONE));
+            return false;
+        }
+        configured += 1;
+        true
+    };
+    if one("acme", config.acme.is_some(), &mut el) {
+        validate_acme(config.acme.as_ref().unwrap_or(&Value::Null), &path.child("acme"), &mut el);
+    }
+    if one("ca", config.ca.is_some(), &mut el)
+        && let Some(ca) = &config.ca
+    {
+        validate_ca(ca, &path.child("ca"), &mut el);
+    }
+    // selfSigned has no checks of its own.
+    one("selfSigned", config.self_signed.is_some(), &mut el);
+    if one("vault", config.vault.is_some(), &mut el) {
+        let vault = config.vault.as_ref().unwrap_or(&Value::Null);
+        validate_vault(vault, &path.child("vault"), &mut el);
+    }
+    if one("venafi", config.venafi.is_some(), &mut el) {
+        let venafi = config.venafi.as_ref().unwrap_or(&Value::Null);
+        validate_venafi(venafi, &path.child("venafi"), &mut el);
+    }
+    if configured == 0 {
+        el.push(FieldError::required(path, "at least one issuer must be configured"));
+    }
+    el
+}
+
+fn validate_ca(ca: &CaIssuer, path: &Path, el: &mut Vec<FieldError>) {
+    if ca.secret_name.is_empty() {
+        el.push(FieldError::required(path.child("secretName"), ""));
+    }
+    // Upstream names the field `ocspServer` (sic) in this path.
+    for (i, url) in ca.ocsp_servers.iter().flatten().enumerate() {
+        if url.is_empty() {
+            el.push(FieldError::invalid(
+                path.child("ocspServer").index(i),
+                BadValue::Str(String::new()),
+                "must be a valid URL, e.g., http://ocsp.int-x3.letsencrypt.org",
+            ));
+        }
+    }
+    for (i, url) in ca.issuing_certificate_urls.iter().flatten().enumerate() {
+        if url.is_empty() {
+            el.push(FieldError::invalid(
+                path.child("issuingCertificateURLs").index(i),
+                BadValue::Str(String::new()),
+                "must be a valid URL",
+            ));
+        }
+    }
+}
+
+/// The string at `keys` under `value`, `""` when absent or not a string (Go's zero value).
+fn text<'a>(value: &'a Value, keys: &[&str]) -> &'a str {
+    keys.iter().try_fold(value, |v, k| v.get(k)).and_then(Value::as_str).unwrap_or_default()
+}
+
+/// Whether `keys` under `value` is set to something other than `null`.
+fn set(value: &Value, keys: &[&str]) -> bool {
+    keys.iter().try_fold(value, |v, k| v.get(k)).is_some_and(|v| !v.is_null())
+}
+
+fn contains_dot_dot_segment(path: &str) -> bool {
+    path.split('/').any(|segment| segment == "..")
+}
+
+fn validate_acme(acme: &Value, path: &Path, el: &mut Vec<FieldError>) {
+    let ca_bundle = !text(acme, &["caBundle"]).is_empty();
+    let skip_tls_verify = acme.get("skipTLSVerify").and_then(Value::as_bool).unwrap_or(false);
+    if ca_bundle && skip_tls_verify {
+        let detail = "caBundle and skipTLSVerify are mutually exclusive and cannot both be set";
+        el.push(FieldError::invalid(path.child("caBundle"), BadValue::Str(String::new()), detail));
+        el.push(FieldError::invalid(path.child("skipTLSVerify"), BadValue::Bool(true), detail));
+    }
+    if text(acme, &["privateKeySecretRef", "name"]).is_empty() {
+        el.push(FieldError::required(
+            path.child("privateKeySecretRef").child("name"),
+            "private key secret name is a required field",
+        ));
+    }
+    if text(acme, &["server"]).is_empty() {
+        el.push(FieldError::required(path.child("server"), "acme server URL is a required field"));
+    }
+    if let Some(eab) = acme.get("externalAccountBinding").filter(|v| !v.is_null()) {
+        let at = path.child("externalAccountBinding");
+        if text(eab, &["keyID"]).is_empty() {
+            el.push(FieldError::required(
+                at.child("keyID"),
+                "the keyID field is required when using externalAccountBinding",
+            ));
+        }
+        if text(eab, &["keySecretRef", "name"]).is_empty() {
+            el.push(FieldError::required(
+                at.child("keySecretRef").child("name"),
+                "secret name is required",
+            ));
+        }
+        if text(eab, &["keySecretRef", "key"]).is_empty() {
+            el.push(FieldError::required(
+                at.child("keySecretRef").child("key"),
+                "secret key is required",
+            ));
+        }
+    }
+}
+
+fn validate_vault(vault: &Value, path: &Path, el: &mut Vec<FieldError>) {
+    if text(vault, &["server"]).is_empty() {
+        el.push(FieldError::required(path.child("server"), ""));
+    }
+    let vault_path = text(vault, &["path"]);
+    if vault_path.is_empty() {
+        el.push(FieldError::required(path.child("path"), ""));
+    } else if contains_dot_dot_segment(vault_path) {
+        el.push(FieldError::invalid(
+            path.child("path"),
+            BadValue::Str(vault_path.to_owned()),
+            "must not contain '..' path segments",
+        ));
+    }
+    let snip = || BadValue::Str("<snip>".to_owned());
+    if !text(vault, &["caBundle"]).is_empty() && set(vault, &["caBundleSecretRef"]) {
+        el.push(FieldError::invalid(
+            path.child("caBundle"),
+            snip(),
+            "specified caBundle and caBundleSecretRef cannot be used together",
+        ));
+        el.push(FieldError::invalid(
+            path.child("caBundleSecretRef"),
+            BadValue::Str(text(vault, &["caBundleSecretRef", "name"]).to_owned()),
+            "specified caBundleSecretRef and caBundle cannot be used together",
+        ));
+    }
+    match (set(vault, &["clientCertSecretRef"]), set(vault, &["clientKeySecretRef"])) {
+        (true, false) => el.push(FieldError::invalid(
+            path.child("clientKeySecretRef"),
+            snip(),
+            "clientKeySecretRef must be provided when defining the clientCertSecretRef",
+        )),
+        (false, true) => el.push(FieldError::invalid(
+            path.child("clientCertSecretRef"),
+            snip(),
+            "clientCertSecretRef must be provided when defining the clientKeySecretRef",
+        )),
+        _ => {}
+    }
+
+    let auth = vault.get("auth").unwrap_or(&Value::Null);
+    let at = path.child("auth");
+    let mut methods = 0;
+    if set(auth, &["tokenSecretRef"]) {
+        methods += 1;
+    }
+    if set(auth, &["appRole"]) {
+        methods += 1;
+        if text(auth, &["appRole", "roleId"]).is_empty() {
+            el.push(FieldError::required(at.child("appRole").child("roleId"), ""));
+        }
+        if text(auth, &["appRole", "secretRef", "name"]).is_empty() {
+            el.push(FieldError::required(at.child("appRole").child("secretRef").child("name"), ""));
+        }
+    }
+    if set(auth, &["clientCertificate"]) {
+        methods += 1;
+    }
+    if set(auth, &["kubernetes"]) {
+        methods += 1;
+        if text(auth, &["kubernetes", "role"]).is_empty() {
+            el.push(FieldError::required(at.child("kubernetes").child("role"), ""));
+        }
+    }
+    if set(auth, &["aws"]) {
+        methods += 1;
+        if text(auth, &["aws", "role"]).is_empty() {
+            el.push(FieldError::required(at.child("aws").child("role"), ""));
+        }
+    }
+    if methods == 0 {
+        el.push(FieldError::required(
+            at,
+            "please supply one of: appRole, kubernetes, tokenSecretRef, clientCertificate, aws",
+        ));
+    }
+}
+
+fn validate_venafi(venafi: &Value, path: &Path, el: &mut Vec<FieldError>) {
+    if text(venafi, &["zone"]).is_empty() {
+        el.push(FieldError::required(path.child("zone"), ""));
+    }
+    let mut kinds = 0;
+    if set(venafi, &["tpp"]) {
+        kinds += 1;
+        let at = path.child("tpp");
+        if text(venafi, &["tpp", "url"]).is_empty() {
+            el.push(FieldError::required(at.child("url"), ""));
+        }
+        if !text(venafi, &["tpp", "caBundle"]).is_empty()
+            && set(venafi, &["tpp", "caBundleSecretRef"])
+        {
+            el.push(FieldError::forbidden(
+                at,
+                "may not specify more than one of caBundle/caBundleSecretRef as TPP CA Bundle",
+            ));
+        }
+    }
+    if set(venafi, &["cloud"]) {
+        kinds += 1;
+    }
+    if set(venafi, &["ngts"]) {
+        kinds += 1;
+        let at = path.child("ngts");
+        if text(venafi, &["ngts", "tsgID"]).is_empty() {
+            el.push(FieldError::required(at.child("tsgID"), ""));
+        }
+        if text(venafi, &["ngts", "credentialsRef", "name"]).is_empty() {
+            el.push(FieldError::required(at.child("credentialsRef").child("name"), ""));
+        }
+    }
+    match kinds {
+        0 => el.push(FieldError::required(path.clone(), "please supply one of: tpp, cloud, ngts")),
+        1 => {}
+        _ => el.push(FieldError::forbidden(path.clone(), "please supply one of: tpp, cloud, ngts")),
+    }
+}
+
+#[cfg(test)]
+#[path = "issuer_tests.rs"]
+mod tests;
