@@ -57,16 +57,23 @@ const CRP_CRD: &str = "certificaterequestpolicies.policy.cert-manager.io";
 const POLICY_CONFIGURATION: &str = "certgate-approver-policy";
 const CERT_MANAGER_CONFIGURATION: &str = "certgate-cert-manager-webhook";
 const PROPAGATOR_ROLE: &str = "certgate-controller:policy-propagator";
-/// The ClusterRole (and binding) of component issuers.
+/// The ClusterRoles (and bindings) of component issuers: the CA and SelfSigned issuers',
+/// the certificates controller's and issuers-crl's.
 const ISSUERS_ROLE: &str = "certgate-controller:issuers";
+const CERTIFICATES_ROLE: &str = "certgate-controller:certificates";
+const CRL_ROLE: &str = "certgate-controller:issuers-crl";
+const ISSUERS_ROLES: [&str; 3] = [ISSUERS_ROLE, CERTIFICATES_ROLE, CRL_ROLE];
 /// What component issuers appends to the controller's arguments: cert-manager's CA and
-/// SelfSigned issuer controllers (docs/issuance.md).
-const ISSUERS_ARG: &str = "--controllers=issuers,clusterissuers,certificaterequests-issuer-ca,certificaterequests-issuer-selfsigned";
-const ISSUER_CONTROLLERS: [&str; 4] = [
+/// SelfSigned issuer controllers, the certificates controller and issuers-crl
+/// (docs/issuance.md).
+const ISSUERS_ARG: &str = "--controllers=issuers,clusterissuers,certificaterequests-issuer-ca,certificaterequests-issuer-selfsigned,certificates,issuers-crl";
+const ISSUER_CONTROLLERS: [&str; 6] = [
     "issuers",
     "clusterissuers",
     "certificaterequests-issuer-ca",
     "certificaterequests-issuer-selfsigned",
+    "certificates",
+    "issuers-crl",
 ];
 /// The edge's Deployment, ServiceAccount, Service, ClusterRole and Lease.
 const EDGE: &str = "certgate-edge";
@@ -451,6 +458,9 @@ fn assert_envoy_hardened(rendered: &Rendered, daemonset: &Value) {
 /// The issuers' (docs/install.md#issuers): CA key pairs and SelfSigned keys are Secrets of
 /// any namespace (an Issuer's own, the requests'), read by name, and Secrets' metadata is
 /// watched to look again at the issuers and requests a changed Secret concerns; never written.
+/// The certificates controller's: Certificates' Secrets and next private keys are Secrets of
+/// any namespace, written, and next private keys and stale CertificateRequests deleted.
+/// issuers-crl's: CRL Secrets in any issuer's resource namespace, created and updated.
 const EXCEPTIONS: &[(&str, &str, &str, &str)] = &[
     (PROPAGATOR_ROLE, "policy.open-cluster-management.io", "policies", "delete"),
     (PROPAGATOR_ROLE, "", "secrets", "get"),
@@ -464,6 +474,18 @@ const EXCEPTIONS: &[(&str, &str, &str, &str)] = &[
     (ISSUERS_ROLE, "", "secrets", "get"),
     (ISSUERS_ROLE, "", "secrets", "list"),
     (ISSUERS_ROLE, "", "secrets", "watch"),
+    (CERTIFICATES_ROLE, "cert-manager.io", "certificaterequests", "delete"),
+    (CERTIFICATES_ROLE, "", "secrets", "get"),
+    (CERTIFICATES_ROLE, "", "secrets", "list"),
+    (CERTIFICATES_ROLE, "", "secrets", "watch"),
+    (CERTIFICATES_ROLE, "", "secrets", "create"),
+    (CERTIFICATES_ROLE, "", "secrets", "update"),
+    (CERTIFICATES_ROLE, "", "secrets", "delete"),
+    (CRL_ROLE, "", "secrets", "get"),
+    (CRL_ROLE, "", "secrets", "list"),
+    (CRL_ROLE, "", "secrets", "watch"),
+    (CRL_ROLE, "", "secrets", "create"),
+    (CRL_ROLE, "", "secrets", "update"),
 ];
 
 /// No wildcard anywhere; no deletes, no Secrets cluster-wide and no ServiceAccount tokens but
@@ -760,9 +782,10 @@ fn the_controller_components_combine_in_either_order() {
 
     // issuers appends its argument as policy-propagator does: with builtin-approver and
     // local-authorizer any order renders the same installation.
-    let issuers: BTreeSet<String> =
-        [format!("ClusterRole/{ISSUERS_ROLE}"), format!("ClusterRoleBinding/{ISSUERS_ROLE}")]
-            .into();
+    let issuers: BTreeSet<String> = ISSUERS_ROLES
+        .iter()
+        .flat_map(|role| [format!("ClusterRole/{role}"), format!("ClusterRoleBinding/{role}")])
+        .collect();
     let orders: [&[&str]; 3] = [
         &["issuers", "builtin-approver", "local-authorizer"],
         &["local-authorizer", "issuers", "builtin-approver"],
@@ -911,14 +934,16 @@ fn rbac_follows_the_components_each_overlay_runs() {
         binding["subjects"],
         json!([{"kind": "ServiceAccount", "name": "certgate-controller", "namespace": NAMESPACE}])
     );
-    // issuers: its ClusterRole and binding, with exactly the rules docs/controller.md lists
+    // issuers: its ClusterRoles and bindings, with exactly the rules docs/controller.md lists
     // and crates/issuer uses: list+watch of issuers, clusterissuers and certificaterequests
     // (kube-runtime watchers; get as cert-manager grants it), replace_status (update) of
     // the three statuses, Secrets read by name and watched as metadata, events.k8s.io events.
     let with_issuers = Rendered::of("issuers");
     let mut expected = base.clone();
-    expected.insert(format!("ClusterRole/{ISSUERS_ROLE}"));
-    expected.insert(format!("ClusterRoleBinding/{ISSUERS_ROLE}"));
+    for role in ISSUERS_ROLES {
+        expected.insert(format!("ClusterRole/{role}"));
+        expected.insert(format!("ClusterRoleBinding/{role}"));
+    }
     assert_eq!(rbac_names(&with_issuers), expected);
     assert_eq!(
         with_issuers.get("ClusterRole", ISSUERS_ROLE)["rules"],
@@ -931,23 +956,50 @@ fn rbac_follows_the_components_each_overlay_runs() {
             {"apiGroups": ["events.k8s.io"], "resources": ["events"], "verbs": ["create", "patch"]},
         ])
     );
-    let binding = with_issuers.get("ClusterRoleBinding", ISSUERS_ROLE);
+    // certificates: Certificates watched and their status replaced; the requests of each
+    // revision watched (owned), created and deleted; Secrets read by name, watched as
+    // metadata, created, replaced and deleted (next private keys); events in both groups.
     assert_eq!(
-        binding["roleRef"],
-        json!({"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": ISSUERS_ROLE})
+        with_issuers.get("ClusterRole", CERTIFICATES_ROLE)["rules"],
+        json!([
+            {"apiGroups": ["cert-manager.io"], "resources": ["certificates"], "verbs": ["get", "list", "watch"]},
+            {"apiGroups": ["cert-manager.io"], "resources": ["certificates/status"], "verbs": ["update"]},
+            {"apiGroups": ["cert-manager.io"], "resources": ["certificaterequests"], "verbs": ["get", "list", "watch", "create", "delete"]},
+            {"apiGroups": [""], "resources": ["secrets"], "verbs": ["get", "list", "watch", "create", "update", "delete"]},
+            {"apiGroups": ["events.k8s.io", ""], "resources": ["events"], "verbs": ["create", "patch"]},
+        ])
     );
+    // issuers-crl: issuers watched; the CA Secret read, the CRL Secret created or replaced,
+    // Secrets watched as metadata; events.k8s.io events.
     assert_eq!(
-        binding["subjects"],
-        json!([{"kind": "ServiceAccount", "name": "certgate-controller", "namespace": NAMESPACE}])
+        with_issuers.get("ClusterRole", CRL_ROLE)["rules"],
+        json!([
+            {"apiGroups": ["cert-manager.io"], "resources": ["issuers", "clusterissuers"], "verbs": ["get", "list", "watch"]},
+            {"apiGroups": [""], "resources": ["secrets"], "verbs": ["get", "list", "watch", "create", "update"]},
+            {"apiGroups": ["events.k8s.io"], "resources": ["events"], "verbs": ["create", "patch"]},
+        ])
     );
+    for role in ISSUERS_ROLES {
+        let binding = with_issuers.get("ClusterRoleBinding", role);
+        assert_eq!(
+            binding["roleRef"],
+            json!({"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": role})
+        );
+        assert_eq!(
+            binding["subjects"],
+            json!([{"kind": "ServiceAccount", "name": "certgate-controller", "namespace": NAMESPACE}])
+        );
+    }
     // The exceptions to the least-privilege invariants are these roles' and the edge's, in
     // their overlays only.
     for rendered in Rendered::all() {
         if rendered.find("ClusterRole", PROPAGATOR_ROLE).is_some() {
             assert_eq!(rendered.name, "policy-propagator");
         }
-        if rendered.find("ClusterRole", ISSUERS_ROLE).is_some() {
-            assert_eq!(rendered.name, "issuers");
+        for role in ISSUERS_ROLES {
+            if rendered.find("ClusterRole", role).is_some() {
+                assert_eq!(rendered.name, "issuers", "{role}");
+            }
         }
         if rendered.find("ClusterRole", EDGE).is_some() {
             assert_eq!(rendered.name, "edge");
@@ -2091,14 +2143,20 @@ fn downward_env(container: &Value, pod_name: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The status code of `GET path` on `address` (plain HTTP), if it answers.
-fn http_status(address: &str, path: &str) -> Option<String> {
+/// The whole response (status line, headers, body) to `GET path` on `address` (plain HTTP),
+/// if it answers.
+fn http_get(address: &str, path: &str) -> Option<String> {
     use std::io::{Read as _, Write as _};
     let mut stream = std::net::TcpStream::connect(address).ok()?;
     write!(stream, "GET {path} HTTP/1.0\r\nHost: localhost\r\n\r\n").ok()?;
     let mut response = String::new();
     stream.read_to_string(&mut response).ok()?;
-    response.split_whitespace().nth(1).map(str::to_owned)
+    Some(response)
+}
+
+/// The status code of `GET path` on `address` (plain HTTP), if it answers.
+fn http_status(address: &str, path: &str) -> Option<String> {
+    http_get(address, path)?.split_whitespace().nth(1).map(str::to_owned)
 }
 
 /// The edge as the overlay deploys it, short of containers, on a real kube-apiserver (which
@@ -2334,8 +2392,11 @@ fn issuer_request(name: &str, kind: &str, issuer: &str, annotations: &str) -> (S
 /// overlay's permissions. It must win the Lease, make a CA Issuer (its key pair in its
 /// namespace), a CA ClusterIssuer (its key pair in cert-manager, the default
 /// --cluster-resource-namespace) and a SelfSigned Issuer Ready, sign an approved request
-/// through each (the SelfSigned one once its key Secret appears), record the events, never be
-/// refused by the API server, and release the Lease on SIGTERM.
+/// through each (the SelfSigned one once its key Secret appears), issue a Certificate through
+/// the CA Issuer (`certificates`: its request approved with `certgate approve`, its Secret
+/// with tls.crt, tls.key and ca.crt, Ready=True), publish the CA Issuer's CRL once it is
+/// annotated and again with the Certificate revoked (`issuers-crl`), count both on /metrics,
+/// record the events, never be refused by the API server, and release the Lease on SIGTERM.
 #[test]
 fn the_rendered_issuers_sign_with_only_the_overlays_rbac_on_a_real_api_server() {
     use edge_support::{free_port, wait_for};
@@ -2365,8 +2426,12 @@ fn the_rendered_issuers_sign_with_only_the_overlays_rbac_on_a_real_api_server() 
     let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
     ca_params.distinguished_name.push(rcgen::DnType::CommonName, "certgate deploy test CA");
     ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
-    ca_params.key_usages =
-        vec![rcgen::KeyUsagePurpose::KeyCertSign, rcgen::KeyUsagePurpose::DigitalSignature];
+    // cRLSign: the Issuer of payments publishes a CRL too.
+    ca_params.key_usages = vec![
+        rcgen::KeyUsagePurpose::KeyCertSign,
+        rcgen::KeyUsagePurpose::CrlSign,
+        rcgen::KeyUsagePurpose::DigitalSignature,
+    ];
     let ca = ca_params.self_signed(&ca_key).unwrap();
     let (ca_file, ca_key_file) = (dir.path().join("ca.crt"), dir.path().join("ca.key"));
     std::fs::write(&ca_file, ca.pem()).unwrap();
@@ -2395,7 +2460,8 @@ fn the_rendered_issuers_sign_with_only_the_overlays_rbac_on_a_real_api_server() 
         strings(&container["args"]).iter().map(|a| localize(a, &[], &env)).collect();
     assert!(args.iter().any(|a| a == ISSUERS_ARG), "{args:?}");
     assert!(!args.iter().any(|a| a.starts_with("--cluster-resource-namespace")), "{args:?}");
-    let args = with_flag(args, "--listen", &format!("127.0.0.1:{}", free_port()));
+    let listen = format!("127.0.0.1:{}", free_port());
+    let args = with_flag(args, "--listen", &listen);
     let controller = Running::spawn(
         "certgate controller",
         Command::new(env!("CARGO_BIN_EXE_certgate"))
@@ -2493,6 +2559,117 @@ fn the_rendered_issuers_sign_with_only_the_overlays_rbac_on_a_real_api_server() 
     for reason in ["KeyPairVerified", "CertificateIssued"] {
         assert!(reasons.split_whitespace().any(|r| r == reason), "no {reason} event: {reasons}");
     }
+
+    // certificates: a Certificate of the CA Issuer becomes a private key, the request of
+    // revision 1 (approved here by the admin), and its Secret.
+    dev.ok_with(
+        &["apply", "-f", "-"],
+        Some(
+            "apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: web, namespace: payments}\n\
+             spec:\n  secretName: web-tls\n  dnsNames: [web.payments.svc]\n  duration: 2h\n\
+             \x20 privateKey: {algorithm: ECDSA}\n  issuerRef: {name: ca, kind: Issuer}\n",
+        ),
+    );
+    wait_for(
+        "the Certificate's request web-1",
+        || {
+            let found =
+                dev.kubectl(&["get", "certificaterequest", "web-1", "-n", "payments"], None);
+            if found.status.success() { Ok(()) } else { Err("absent".to_owned()) }
+        },
+        context,
+    );
+    let approved = dev.certgate(&dev.kubeconfig, &["approve", "web-1", "-n", "payments"]);
+    assert_eq!(approved.0, 0, "{approved:?}");
+    wait_ready("certificate", Some("payments"), "web", "True Ready");
+    let keys = dev.ok(&[
+        "get",
+        "secret",
+        "web-tls",
+        "-n",
+        "payments",
+        "-o",
+        r#"go-template={{range $key, $value := .data}}{{if $value}}{{$key}} {{end}}{{end}}"#,
+    ]);
+    for key in ["ca.crt", "tls.crt", "tls.key"] {
+        assert!(keys.split_whitespace().any(|k| k == key), "web-tls has no {key}: {keys}");
+    }
+
+    // issuers-crl: the annotated CA Issuer publishes its CRL, empty, then with the
+    // Certificate revoked (by the admin, as `certgate revoke` is run).
+    dev.ok(&["annotate", "issuer", "ca", "-n", "payments", "certgate.io/crl-secret-name=ca-crl"]);
+    let crl_entries = || -> Result<usize, String> {
+        let pem = dev.ok(&[
+            "get",
+            "secret",
+            "ca-crl",
+            "-n",
+            "payments",
+            "--ignore-not-found",
+            "-o",
+            r"jsonpath={.data.crl\.pem}",
+        ]);
+        use base64::Engine as _;
+        let pem = base64::engine::general_purpose::STANDARD
+            .decode(pem.trim())
+            .map_err(|err| format!("crl.pem is not base64: {err}"))?;
+        let (block, _) = certgate_pki::pem::decode(&pem).ok_or("no crl.pem yet")?;
+        let crl = certgate_crl::Crl::from_der(block.der, &certgate_crl::Limits::default())
+            .map_err(|err| format!("crl.pem does not parse: {err}"))?;
+        Ok(crl.info().entries)
+    };
+    let published = wait_for("the CA Issuer's first CRL", crl_entries, context);
+    assert_eq!(published, 0);
+    let revoked =
+        dev.certgate(&dev.kubeconfig, &["revoke", "certificate", "web", "-n", "payments"]);
+    assert_eq!(revoked.0, 0, "{revoked:?}");
+    assert!(revoked.1.contains("Revoked certificate serial"), "{revoked:?}");
+    wait_for(
+        "the CRL listing the revoked Certificate",
+        || match crl_entries()? {
+            1 => Ok(()),
+            entries => Err(format!("{entries} entries")),
+        },
+        context,
+    );
+    // The event follows the write.
+    wait_for(
+        "the CRLPublished event of CRL number 2",
+        || {
+            let notes = dev.ok(&[
+                "get",
+                "events.v1.events.k8s.io",
+                "-n",
+                "payments",
+                "-o",
+                "jsonpath={range .items[*]}{.note}{\"\\n\"}{end}",
+            ]);
+            let published =
+                "Published CRL number 2 with 1 revoked certificates to secret payments/ca-crl";
+            if notes.lines().any(|n| n == published) { Ok(()) } else { Err(notes) }
+        },
+        context,
+    );
+
+    // /metrics: the Certificate's decision and the published CRL's gauges.
+    let crl_series = r#"{issuer_kind="Issuer",issuer="ca",namespace="payments",secret="ca-crl"}"#;
+    let expected = [
+        r#"certgate_controller_decisions_total{controller="certificates",result="issued"} "#
+            .to_owned(),
+        format!("certgate_crl_entries{crl_series} 1\n"),
+        format!("certgate_crl_next_update_timestamp_seconds{crl_series} "),
+    ];
+    wait_for(
+        "the metrics of the Certificate and the CRL",
+        || {
+            let metrics = http_get(&listen, "/metrics").unwrap_or_default();
+            match expected.iter().find(|line| !metrics.contains(line.as_str())) {
+                None => Ok(()),
+                Some(missing) => Err(format!("no {missing:?} in\n{metrics}")),
+            }
+        },
+        context,
+    );
 
     let log = controller.log();
     assert!(

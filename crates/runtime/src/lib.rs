@@ -31,7 +31,7 @@ pub use leader::LeaseSettings;
 pub use manager::{
     ManagerError, ManagerOptions, replica_identity, run_controllers, termination_signal,
 };
-pub use metrics::{ControllerMetrics, QueueTracker};
+pub use metrics::{ControllerMetrics, CrlSeries, QueueTracker};
 pub use registry::{
     AccessMode, ControllerSpec, Launch, Registry, Settings, Shutdown, UnknownController,
     shutdown_on,

@@ -1,6 +1,10 @@
 //! Prometheus metrics of the controllers: decisions by result, reconcile latency, errors,
-//! queue depth and leadership. Label values are fixed sets (controller names, results), so
-//! no input can grow the series.
+//! queue depth and leadership, and the gauges a controller publishes per object it keeps
+//! (the CRLs of `issuers-crl`). Label values of the controller metrics are fixed sets
+//! (controller names, results), so no input can grow those series; the per-object gauges
+//! have one series per object the controller publishes for (bounded by the objects of the
+//! cluster, not by requests), each family registered here with its label names (a family
+//! is exposed from its first series on).
 
 use std::collections::HashSet;
 use std::hash::Hash;
@@ -34,6 +38,39 @@ struct DecisionLabels {
     result: String,
 }
 
+/// The series of one published CRL: the issuer that publishes it and the Secret holding it.
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+pub struct CrlSeries<'a> {
+    /// `Issuer` or `ClusterIssuer`.
+    pub issuer_kind: &'a str,
+    /// The issuer's name.
+    pub issuer: &'a str,
+    /// The CRL Secret's namespace: the Issuer's own, a ClusterIssuer's
+    /// `--cluster-resource-namespace`.
+    pub namespace: &'a str,
+    /// The CRL Secret's name.
+    pub secret: &'a str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct CrlLabels {
+    issuer_kind: String,
+    issuer: String,
+    namespace: String,
+    secret: String,
+}
+
+impl From<&CrlSeries<'_>> for CrlLabels {
+    fn from(series: &CrlSeries<'_>) -> Self {
+        CrlLabels {
+            issuer_kind: series.issuer_kind.to_owned(),
+            issuer: series.issuer.to_owned(),
+            namespace: series.namespace.to_owned(),
+            secret: series.secret.to_owned(),
+        }
+    }
+}
+
 /// The controllers' metrics and their registry.
 pub struct ControllerMetrics {
     registry: Registry,
@@ -43,6 +80,8 @@ pub struct ControllerMetrics {
     queue_depth: Family<ControllerLabel, Gauge>,
     leader: Gauge<i64, AtomicI64>,
     hub_template_watches: Gauge<i64, AtomicI64>,
+    crl_next_update: Family<CrlLabels, Gauge>,
+    crl_entries: Family<CrlLabels, Gauge>,
 }
 
 impl std::fmt::Debug for ControllerMetrics {
@@ -61,11 +100,23 @@ impl Default for ControllerMetrics {
             "Watches the policy propagator's hub template resolvers hold (one per distinct object or list query read)",
             hub_template_watches.clone(),
         );
+        let crl_next_update = Family::<CrlLabels, Gauge>::default();
+        root.register(
+            "certgate_crl_next_update_timestamp_seconds",
+            "nextUpdate of the CRL issuers-crl published or found current, Unix seconds, by issuer and CRL Secret",
+            crl_next_update.clone(),
+        );
+        let crl_entries = Family::<CrlLabels, Gauge>::default();
+        root.register(
+            "certgate_crl_entries",
+            "Revoked certificates listed in the CRL issuers-crl published or found current, by issuer and CRL Secret",
+            crl_entries.clone(),
+        );
         let registry = root.sub_registry_with_prefix("certgate_controller");
         let decisions = Family::<DecisionLabels, Counter>::default();
         registry.register(
             "decisions",
-            "Reviews of CertificateRequests by controller and result (approved, denied, unprocessed, error)",
+            "Decisions by controller and result (each controller's results: docs/controller.md#endpoints-and-metrics)",
             decisions.clone(),
         );
         let duration = Family::<ControllerLabel, Histogram>::new_with_constructor(
@@ -98,6 +149,8 @@ impl Default for ControllerMetrics {
             queue_depth,
             leader,
             hub_template_watches,
+            crl_next_update,
+            crl_entries,
         }
     }
 }
@@ -130,6 +183,16 @@ impl ControllerMetrics {
     /// `hub_templates_active_watches`: the watches all hub template resolvers hold.
     pub fn set_hub_template_watches(&self, watches: usize) {
         self.hub_template_watches.set(i64::try_from(watches).unwrap_or(i64::MAX));
+    }
+
+    /// `certgate_crl_next_update_timestamp_seconds` and `certgate_crl_entries` of the CRL
+    /// in `series`: its nextUpdate (Unix seconds) and its revoked entries. Set each time the
+    /// CRL is published or found current; a series stays (with the last values) when its
+    /// issuer stops publishing, until the process restarts.
+    pub fn set_crl(&self, series: &CrlSeries<'_>, next_update_unix: i64, entries: usize) {
+        let labels = CrlLabels::from(series);
+        self.crl_next_update.get_or_create(&labels).set(next_update_unix);
+        self.crl_entries.get_or_create(&labels).set(i64::try_from(entries).unwrap_or(i64::MAX));
     }
 
     /// The OpenMetrics text exposition of every metric.
@@ -192,6 +255,46 @@ mod tests {
         ] {
             assert!(text.contains(line), "missing {line:?} in\n{text}");
         }
+    }
+
+    #[test]
+    fn crl_gauges_have_one_series_per_crl_with_the_last_values() {
+        let metrics = ControllerMetrics::default();
+        let text = metrics.encode().unwrap();
+        assert!(!text.contains("certgate_crl_"), "a CRL series before any CRL:\n{text}");
+        let issuer = CrlSeries {
+            issuer_kind: "Issuer",
+            issuer: "ca",
+            namespace: "payments",
+            secret: "ca-crl",
+        };
+        let cluster = CrlSeries {
+            issuer_kind: "ClusterIssuer",
+            issuer: "ca",
+            namespace: "cert-manager",
+            secret: "ca-crl",
+        };
+        metrics.set_crl(&issuer, 1_790_000_000, 3);
+        metrics.set_crl(&cluster, 1_790_000_500, 0);
+        metrics.set_crl(&issuer, 1_790_086_400, 2);
+        let text = metrics.encode().unwrap();
+        for line in [
+            "# TYPE certgate_crl_next_update_timestamp_seconds gauge\n",
+            "# TYPE certgate_crl_entries gauge\n",
+        ] {
+            assert!(text.contains(line), "missing {line:?} in\n{text}");
+        }
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("certgate_crl_")).collect();
+        let mut expected = [
+            "certgate_crl_next_update_timestamp_seconds{issuer_kind=\"Issuer\",issuer=\"ca\",namespace=\"payments\",secret=\"ca-crl\"} 1790086400",
+            "certgate_crl_next_update_timestamp_seconds{issuer_kind=\"ClusterIssuer\",issuer=\"ca\",namespace=\"cert-manager\",secret=\"ca-crl\"} 1790000500",
+            "certgate_crl_entries{issuer_kind=\"Issuer\",issuer=\"ca\",namespace=\"payments\",secret=\"ca-crl\"} 2",
+            "certgate_crl_entries{issuer_kind=\"ClusterIssuer\",issuer=\"ca\",namespace=\"cert-manager\",secret=\"ca-crl\"} 0",
+        ];
+        let mut lines = lines;
+        lines.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(lines, expected, "in\n{text}");
     }
 
     #[test]

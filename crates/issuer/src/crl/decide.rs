@@ -136,6 +136,8 @@ pub struct Publish {
     pub number: String,
     /// Revoked certificates it lists.
     pub entries: usize,
+    /// Its nextUpdate.
+    pub next_update: Timestamp,
     /// Why it was built.
     pub trigger: String,
     /// When to look again.
@@ -147,8 +149,9 @@ pub struct Publish {
 pub enum Decision {
     /// Write this CRL.
     Publish(Publish),
-    /// The published CRL is current; look again at `check_at`.
-    Current { check_at: Timestamp },
+    /// The published CRL is current (its nextUpdate and revoked entries); look again at
+    /// `check_at`.
+    Current { check_at: Timestamp, next_update: Option<Timestamp>, entries: usize },
     /// Nothing can be published.
     Failed(Failure),
 }
@@ -276,7 +279,12 @@ pub fn decide(snapshot: &Snapshot<'_>) -> Decision {
         revoked: &revoked,
     });
     let Some(trigger) = decision.regenerate.clone() else {
-        return Decision::Current { check_at: decision.check_at };
+        let info = published.as_ref().map(Crl::info);
+        return Decision::Current {
+            check_at: decision.check_at,
+            next_update: info.and_then(|info| info.next_update),
+            entries: info.map_or(0, |info| info.entries),
+        };
     };
     let params = decision.params(policy, snapshot.now, &revoked);
     let built = match build_crl(&signer, &params, &BuildLimits::default()) {
@@ -297,6 +305,7 @@ pub fn decide(snapshot: &Snapshot<'_>) -> Decision {
         crl_pem: built.to_pem(),
         number,
         entries: built.entries(),
+        next_update: params.next_update,
         trigger: trigger.to_string(),
         check_at: decision.check_at,
     })

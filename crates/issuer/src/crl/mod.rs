@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use certgate_api::cert_manager::{ClusterIssuer, Issuer};
 use certgate_clock::Clock;
 use certgate_crl::Timestamp;
-use certgate_runtime::{ControllerMetrics, ControllerSpec, Launch};
+use certgate_runtime::{ControllerMetrics, ControllerSpec, CrlSeries, Launch};
 use futures_util::{FutureExt as _, StreamExt as _};
 use k8s_openapi::api::core::v1::{ObjectReference, Secret};
 use kube::api::Api;
@@ -219,7 +219,11 @@ pub(crate) async fn reconcile<I: IssuerApi, E: CrlEffects>(
             Decision::Failed(failure) => {
                 return failed(&context, &regarding, &name, started, failure).await;
             }
-            Decision::Current { check_at } => {
+            Decision::Current { check_at, next_update, entries } => {
+                if let Some(next_update) = next_update {
+                    let series = crl_series(issuer.as_ref(), &namespace, &publishing.crl_secret);
+                    context.metrics.set_crl(&series, next_update.unix(), entries);
+                }
                 context.metrics.decision(NAME, "current");
                 context.metrics.reconciled(NAME, started.elapsed());
                 return Ok(Action::requeue(decide::wait_until(check_at, now)));
@@ -260,11 +264,23 @@ pub(crate) async fn reconcile<I: IssuerApi, E: CrlEffects>(
         );
         tracing::info!(controller = NAME, issuer = %name, secret = %secret_name, number = %publish.number, entries = publish.entries, trigger = %publish.trigger, "CRL published");
         context.effects.publish(&regarding, &event(false, CRL_PUBLISHED, note)).await;
+        let series = crl_series(issuer.as_ref(), &namespace, &publishing.crl_secret);
+        context.metrics.set_crl(&series, publish.next_update.unix(), publish.entries);
         context.metrics.decision(NAME, "published");
         context.metrics.reconciled(NAME, started.elapsed());
         return Ok(Action::requeue(decide::wait_until(publish.check_at, now)));
     }
     Err(ReconcileError::Contended { kind: I::KIND, issuer: name, secret: secret_name })
+}
+
+/// The metrics series of the CRL `issuer` publishes into `namespace`/`secret`.
+fn crl_series<'a, I: IssuerApi>(
+    issuer: &'a I,
+    namespace: &'a str,
+    secret: &'a str,
+) -> CrlSeries<'a> {
+    let name = issuer.meta().name.as_deref().unwrap_or_default();
+    CrlSeries { issuer_kind: I::KIND, issuer: name, namespace, secret }
 }
 
 async fn failed<E: CrlEffects>(

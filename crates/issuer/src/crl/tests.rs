@@ -227,7 +227,14 @@ async fn the_crl_secret_is_created_with_the_first_crl_then_left_alone_until_the_
         context.effects.calls(),
         ["get secret payments/ca-key-pair", "get secret payments/ca-crl"]
     );
-    assert!(context.metrics.encode().unwrap().contains("result=\"current\"} 1"));
+    let metrics = context.metrics.encode().unwrap();
+    assert!(metrics.contains("result=\"current\"} 1"));
+    for line in [
+        "certgate_crl_next_update_timestamp_seconds{issuer_kind=\"Issuer\",issuer=\"ca\",namespace=\"payments\",secret=\"ca-crl\"} 1796383845\n",
+        "certgate_crl_entries{issuer_kind=\"Issuer\",issuer=\"ca\",namespace=\"payments\",secret=\"ca-crl\"} 0\n",
+    ] {
+        assert!(metrics.contains(line), "missing {line:?} in\n{metrics}");
+    }
 }
 
 #[tokio::test]
@@ -268,6 +275,13 @@ async fn revocations_are_published_with_the_next_number_and_user_keys_kept() {
     assert_eq!(entry.revocation_date, Some(Timestamp::from_unix(1_793_700_000)));
     assert_eq!(crl.info().next_update, Some(Timestamp::from_unix(1_793_791_845 + 48 * 3600)));
     assert_eq!(context.effects.data("payments", "ca-crl", "ca.crt").unwrap(), b"user data");
+    let metrics = context.metrics.encode().unwrap();
+    for line in [
+        "certgate_crl_next_update_timestamp_seconds{issuer_kind=\"Issuer\",issuer=\"ca\",namespace=\"payments\",secret=\"ca-crl\"} 1793964645\n",
+        "certgate_crl_entries{issuer_kind=\"Issuer\",issuer=\"ca\",namespace=\"payments\",secret=\"ca-crl\"} 1\n",
+    ] {
+        assert!(metrics.contains(line), "missing {line:?} in\n{metrics}");
+    }
 
     // When the revoked certificate expires, it leaves the CRL (number 3).
     let fake = Fake::default();
