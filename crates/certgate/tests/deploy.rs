@@ -956,7 +956,8 @@ fn rbac_follows_the_components_each_overlay_runs() {
             {"apiGroups": ["events.k8s.io"], "resources": ["events"], "verbs": ["create", "patch"]},
         ])
     );
-    // certificates: Certificates watched and their status replaced; the requests of each
+    // certificates: Certificates watched and their status replaced (and their finalizers, for
+    // owner references with blockOwnerDeletion); the requests of each
     // revision watched (owned), created and deleted; Secrets read by name, watched as
     // metadata, created, replaced and deleted (next private keys); events in both groups.
     assert_eq!(
@@ -964,6 +965,7 @@ fn rbac_follows_the_components_each_overlay_runs() {
         json!([
             {"apiGroups": ["cert-manager.io"], "resources": ["certificates"], "verbs": ["get", "list", "watch"]},
             {"apiGroups": ["cert-manager.io"], "resources": ["certificates/status"], "verbs": ["update"]},
+            {"apiGroups": ["cert-manager.io"], "resources": ["certificates/finalizers"], "verbs": ["update"]},
             {"apiGroups": ["cert-manager.io"], "resources": ["certificaterequests"], "verbs": ["get", "list", "watch", "create", "delete"]},
             {"apiGroups": [""], "resources": ["secrets"], "verbs": ["get", "list", "watch", "create", "update", "delete"]},
             {"apiGroups": ["events.k8s.io", ""], "resources": ["events"], "verbs": ["create", "patch"]},
