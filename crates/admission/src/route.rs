@@ -40,9 +40,9 @@ pub(crate) enum Route {
     ValidateOcmPolicy(Operation),
     /// `/validate`, OCM PolicySet CREATE / UPDATE.
     ValidateOcmPolicySet(Operation),
-    /// `/validate`, Certificate CREATE / UPDATE (not its `status`).
+    /// `/validate`, Certificate (or its status) CREATE / UPDATE.
     ValidateCertificate,
-    /// `/validate`, Issuer (`cluster: false`) or ClusterIssuer CREATE / UPDATE (not status).
+    /// `/validate`, Issuer (`cluster: false`) or ClusterIssuer (or status) CREATE / UPDATE.
     ValidateIssuer { cluster: bool },
     /// `/validate`, DELETE of a handled resource: no rule applies to deletion (upstream's
     /// plugins handle CREATE and UPDATE only, approver-policy allows DELETE).
@@ -110,14 +110,18 @@ pub(crate) fn route<O>(endpoint: Endpoint, request: &AdmissionRequest<O>) -> Rou
                 None => Route::NotCovered,
             }
         }
-        // Upstream validates the resources on CREATE and UPDATE; their `status` is the
-        // controllers' and is not checked here, DELETE is allowed.
-        Endpoint::Validate if cert_manager_kinds && sub.is_empty() => match (op, resource) {
-            ("CREATE" | "UPDATE", "certificates") => Route::ValidateCertificate,
-            ("CREATE" | "UPDATE", _) => Route::ValidateIssuer { cluster: resource != "issuers" },
-            ("DELETE", _) => Route::Delete,
-            _ => Route::NotCovered,
-        },
+        // Upstream validates the resources on CREATE and UPDATE, an UPDATE of their `status`
+        // included (its plugin does not look at the subresource); DELETE is allowed.
+        Endpoint::Validate if cert_manager_kinds && matches!(sub, "" | "status") => {
+            match (op, resource) {
+                ("CREATE" | "UPDATE", "certificates") => Route::ValidateCertificate,
+                ("CREATE" | "UPDATE", _) => {
+                    Route::ValidateIssuer { cluster: resource != "issuers" }
+                }
+                ("DELETE", _) if sub.is_empty() => Route::Delete,
+                _ => Route::NotCovered,
+            }
+        }
         Endpoint::Validate => Route::NotCovered,
     }
 }
@@ -128,7 +132,7 @@ pub(crate) fn unhandled_message<O>(endpoint: Endpoint, request: &AdmissionReques
         Endpoint::Mutate => "only CREATE of cert-manager.io/v1 certificaterequests",
         Endpoint::Validate => {
             "CREATE and UPDATE of cert-manager.io/v1 certificaterequests (and their status), \
-             certificates, issuers and clusterissuers, CREATE, UPDATE and DELETE of policy.cert-manager.io/v1alpha1 \
+             certificates, issuers and clusterissuers (and their status), CREATE, UPDATE and DELETE of policy.cert-manager.io/v1alpha1 \
              certificaterequestpolicies, and CREATE, UPDATE and DELETE of \
              policy.open-cluster-management.io/v1 policies and v1beta1 policysets"
         }

@@ -135,13 +135,20 @@ fn invalid_issuers_and_cluster_issuers_are_denied() {
     }
 }
 
+/// Upstream's plugin does not look at the subresource: an UPDATE of `status` is checked too.
 #[test]
-fn status_and_delete_are_left_alone() {
-    let invalid = certificate(json!({}));
+fn status_updates_are_checked_and_delete_is_allowed() {
+    let invalid = certificate(json!({"secretName": "s", "issuerRef": {"name": "ca"}}));
     let mut status = kind_review("certificates", "UPDATE", invalid.clone());
     status["request"]["subResource"] = json!("status");
-    let handled = answer(&permissive(), Endpoint::Validate, &status).handled;
-    assert!(handled.allowed && !handled.reviewed);
+    assert!(
+        forbidden(&permissive(), Endpoint::Validate, &status)
+            .starts_with("spec: Invalid value: \"\": at least one of commonName")
+    );
+    let mut status =
+        kind_review("issuers", "UPDATE", issuer("Issuer", json!({"ca": {"secretName": "r"}})));
+    status["request"]["subResource"] = json!("status");
+    assert!(answer(&permissive(), Endpoint::Validate, &status).handled.reviewed);
     let delete = kind_review("issuers", "DELETE", issuer("Issuer", json!({})));
     assert!(answer(&permissive(), Endpoint::Validate, &delete).allowed);
     // The mutating path has nothing to say about these kinds.

@@ -199,8 +199,8 @@ fn objects_that_do_not_decode_or_are_missing_are_denied() {
 fn resources_and_operations_without_rules_are_allowed_unreviewed_without_a_patch() {
     let object = cr_object(&cr(valid_spec()));
     let mut certificate = create_review();
-    certificate["request"]["resource"]["resource"] = json!("certificates");
-    certificate["request"]["subResource"] = json!("status");
+    certificate["request"]["resource"]["group"] = json!("acme.cert-manager.io");
+    certificate["request"]["resource"]["resource"] = json!("orders");
     let mut connect = create_review();
     connect["request"]["operation"] = json!("CONNECT");
     let update = review(
@@ -241,7 +241,7 @@ fn handled_resources_at_unknown_versions_are_denied() {
         bad_request(Endpoint::Validate, &v1beta1),
         "certgate does not admit CREATE of cert-manager.io/v1beta1/certificaterequests on /validate: it handles \
 CREATE and UPDATE of cert-manager.io/v1 certificaterequests (and their status), certificates, \
-issuers and clusterissuers, CREATE, UPDATE and DELETE of policy.cert-manager.io/v1alpha1 certificaterequestpolicies, and CREATE, UPDATE and \
+issuers and clusterissuers (and their status), CREATE, UPDATE and DELETE of policy.cert-manager.io/v1alpha1 certificaterequestpolicies, and CREATE, UPDATE and \
 DELETE of policy.open-cluster-management.io/v1 policies and v1beta1 policysets; check the webhook \
 configuration's rules"
     );

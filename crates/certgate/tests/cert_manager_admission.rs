@@ -134,6 +134,14 @@ both!(
             )
         );
 
+        // A status write is reviewed too (upstream's plugin ignores the subresource); the
+        // spec is valid, so it goes through.
+        dev.ok(&[
+            "patch", "certificate", "web", "-n", "sandbox", "--subresource=status", "--type=merge",
+            "-p", r#"{"status":{"revision":1}}"#,
+        ]);
+        assert_eq!(dev.ok(&["get", "certificate", "web", "-n", "sandbox", "-o", "jsonpath={.status.revision}"]), "1");
+
         // Issuers and ClusterIssuers: exactly one issuer type, and its own checks.
         for kind in ["Issuer", "ClusterIssuer"] {
             let refused = dev.fails(

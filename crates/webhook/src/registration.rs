@@ -52,12 +52,15 @@ pub const OCM_POLICY_SET_PATH: &str =
     "/validate-policy-open-cluster-management-io-v1beta1-policyset";
 
 /// The `cert-manager.io/v1` resources cert-manager's validating webhook is registered for.
-pub const CERT_MANAGER_VALIDATED: [&str; 5] = [
+pub const CERT_MANAGER_VALIDATED: [&str; 8] = [
     "certificaterequests",
     "certificaterequests/status",
     "certificates",
+    "certificates/status",
     "issuers",
+    "issuers/status",
     "clusterissuers",
+    "clusterissuers/status",
 ];
 
 /// The MutatingWebhookConfiguration and the ValidatingWebhookConfigurations, in that order:
@@ -120,8 +123,9 @@ pub fn configurations(endpoint: &Endpoint, ca_bundle_pem: &str) -> Vec<Value> {
                 CERT_MANAGER_WEBHOOK,
                 "/validate",
                 // Upstream validates every cert-manager kind (`*/*` over `cert-manager.io` and
-                // `acme.cert-manager.io`). certgate validates CertificateRequests (and their
-                // status), Certificates, Issuers and ClusterIssuers, and registers for those.
+                // `acme.cert-manager.io`). certgate validates CertificateRequests,
+                // Certificates, Issuers and ClusterIssuers (and their status, as upstream), and
+                // registers for those.
                 json!([{
                     "apiGroups": ["cert-manager.io"],
                     "apiVersions": ["v1"],
@@ -208,8 +212,11 @@ mod tests {
                     "certificaterequests",
                     "certificaterequests/status",
                     "certificates",
+                    "certificates/status",
                     "issuers",
-                    "clusterissuers"
+                    "issuers/status",
+                    "clusterissuers",
+                    "clusterissuers/status"
                 ],
             })
         );
