@@ -2,8 +2,10 @@
 //! `Certificate`'s spec (upstream `internal/apis/certmanager/validation/certificate.go`),
 //! with upstream's field paths and texts. UPDATE checks the new object alone, as upstream.
 //!
-//! Values are rendered as the apimachinery cert-manager builds with prints them: strings
-//! quoted, integers plain, Go durations with `Duration.String()` (`30m0s`).
+//! Values are rendered as the apimachinery cert-manager builds with (0.36) prints them:
+//! strings with `%q`, `int32`s and bools plain, everything else as its JSON (`time.Duration`s
+//! as nanoseconds, named string types such as `PrivateKeyAlgorithm` quoted by JSON, internal
+//! structs with Go's field names).
 //!
 //! Not checked here (documented in docs/webhook.md): the syntax of `secretTemplate` label
 //! and annotation keys and values, `renewal.windows[].cron` and `timezone` (certgate does not
@@ -11,10 +13,11 @@
 //! malformed one is refused with certgate's own text).
 
 use certgate_api::cert_manager::{
-    CertificatePrivateKey, CertificateSpec, NameConstraintItem, X509Subject,
+    CertificatePrivateKey, CertificateSpec, NameConstraintItem, NameConstraints, X509Subject,
 };
 use certgate_api::field::{BadValue, FieldError, Path};
-use certgate_api::gofmt::GoDuration;
+use certgate_api::gofmt::{self, GoDuration};
+use serde_json::Value;
 
 use crate::{email, issuer_ref, usages};
 
@@ -138,7 +141,7 @@ pub fn validate(spec: &CertificateSpec) -> Vec<FieldError> {
         {
             el.push(FieldError::invalid(
                 path.child("signatureAlgorithm"),
-                BadValue::Str(signature.to_owned()),
+                named(signature),
                 format!(
                     "for key algorithm {key_algorithm} the allowed signature algorithms are [{}]",
                     allowed.join(" ")
@@ -154,7 +157,7 @@ pub fn validate(spec: &CertificateSpec) -> Vec<FieldError> {
     for (i, usage) in spec.usages.iter().flatten().enumerate() {
         if usages::requested(std::slice::from_ref(usage), false).is_err() {
             let at = path.child("usages").index(i);
-            el.push(FieldError::invalid(at, BadValue::Str(usage.clone()), "unknown keyusage"));
+            el.push(FieldError::invalid(at, named(usage), "unknown keyusage"));
         }
     }
 
@@ -185,8 +188,7 @@ pub fn validate(spec: &CertificateSpec) -> Vec<FieldError> {
 
     if let Some(constraints) = &spec.name_constraints {
         let at = path.child("nameConstraints");
-        // Upstream shows the Go struct (with pointer addresses); its JSON is shown here.
-        let value = || BadValue::Json(serde_json::to_value(constraints).unwrap_or_default());
+        let value = || BadValue::GoSyntax(go_name_constraints(constraints));
         if !spec.is_ca() {
             el.push(FieldError::invalid(
                 at.clone(),
@@ -243,7 +245,7 @@ pub fn validate(spec: &CertificateSpec) -> Vec<FieldError> {
             }
             other => el.push(FieldError::not_supported(
                 at.child("policy"),
-                BadValue::Str(other.to_owned()),
+                named(other),
                 &["Disabled", "RenewBefore"],
             )),
         }
@@ -375,27 +377,61 @@ fn has_subject_fields(s: &X509Subject) -> bool {
         || s.serial_number.as_deref().is_some_and(|n| !n.is_empty())
 }
 
-/// The subject as Go's `%#v` prints cert-manager's internal `X509Subject`.
+/// A value of one of upstream's named string types (`PrivateKeyAlgorithm`, `KeyUsage`, ...):
+/// apimachinery prints those as JSON, not with `%q`.
+fn named(value: &str) -> BadValue {
+    BadValue::Json(Value::String(value.to_owned()))
+}
+
+/// A Go `[]string` as `encoding/json` writes it: `null` when nil.
+fn go_list(list: Option<&Vec<String>>) -> Value {
+    list.map_or(Value::Null, |items| Value::from(items.clone()))
+}
+
+/// A Go struct as `encoding/json` writes it: its fields in declaration order (a JSON object
+/// value would be written with sorted keys, as Go writes maps).
+fn go_struct(fields: &[(&str, Value)]) -> String {
+    let fields: Vec<String> =
+        fields.iter().map(|(name, value)| format!("\"{name}\":{}", gofmt::json(value))).collect();
+    format!("{{{}}}", fields.join(","))
+}
+
+/// The subject as apimachinery prints cert-manager's internal `X509Subject`: its JSON,
+/// which has Go's field names (the internal type has no JSON tags).
 fn go_subject(s: &X509Subject) -> String {
-    use certgate_api::gofmt::quote;
-    let list = |l: &Option<Vec<String>>| match l {
-        None => "[]string(nil)".to_owned(),
-        Some(items) => {
-            let quoted: Vec<String> = items.iter().map(|i| quote(i)).collect();
-            format!("[]string{{{}}}", quoted.join(", "))
-        }
+    go_struct(&[
+        ("Organizations", go_list(s.organizations.as_ref())),
+        ("Countries", go_list(s.countries.as_ref())),
+        ("OrganizationalUnits", go_list(s.organizational_units.as_ref())),
+        ("Localities", go_list(s.localities.as_ref())),
+        ("Provinces", go_list(s.provinces.as_ref())),
+        ("StreetAddresses", go_list(s.street_addresses.as_ref())),
+        ("PostalCodes", go_list(s.postal_codes.as_ref())),
+        ("SerialNumber", Value::from(s.serial_number.as_deref().unwrap_or_default())),
+    ])
+}
+
+/// `nameConstraints` as apimachinery prints the internal `NameConstraints` (see
+/// [`go_subject`]).
+fn go_name_constraints(c: &NameConstraints) -> String {
+    let item = |i: Option<&NameConstraintItem>| {
+        i.map_or_else(
+            || "null".to_owned(),
+            |i| {
+                go_struct(&[
+                    ("DNSDomains", go_list(i.dns_domains.as_ref())),
+                    ("IPRanges", go_list(i.ip_ranges.as_ref())),
+                    ("EmailAddresses", go_list(i.email_addresses.as_ref())),
+                    ("URIDomains", go_list(i.uri_domains.as_ref())),
+                ])
+            },
+        )
     };
     format!(
-        "certmanager.X509Subject{{Organizations:{}, Countries:{}, OrganizationalUnits:{}, \
-         Localities:{}, Provinces:{}, StreetAddresses:{}, PostalCodes:{}, SerialNumber:{}}}",
-        list(&s.organizations),
-        list(&s.countries),
-        list(&s.organizational_units),
-        list(&s.localities),
-        list(&s.provinces),
-        list(&s.street_addresses),
-        list(&s.postal_codes),
-        quote(s.serial_number.as_deref().unwrap_or_default()),
+        "{{\"Critical\":{},\"Permitted\":{},\"Excluded\":{}}}",
+        c.critical.unwrap_or(false),
+        item(c.permitted.as_ref()),
+        item(c.excluded.as_ref())
     )
 }
 
@@ -432,7 +468,7 @@ fn validate_private_key(key: &CertificatePrivateKey, path: &Path, el: &mut Vec<F
         "Ed25519" => {}
         other => el.push(FieldError::invalid(
             at.child("algorithm"),
-            BadValue::Str(other.to_owned()),
+            named(other),
             "must be either empty or one of rsa, ecdsa or ed25519",
         )),
     }
@@ -462,7 +498,8 @@ fn validate_durations(spec: &CertificateSpec, path: &Path, el: &mut Vec<FieldErr
         parse_duration(spec.renew_before.as_deref(), || path.child("renewBefore"), el);
     let (Ok(duration), Ok(renew_before)) = (duration, renew_before) else { return };
     let duration = duration.unwrap_or(DEFAULT_DURATION);
-    let shown = |d: GoDuration| BadValue::GoSyntax(d.to_string());
+    // A `time.Duration` value prints as its JSON: nanoseconds. Details print it with `%s`.
+    let shown = |d: GoDuration| BadValue::Json(Value::from(d.0));
 
     if duration < MINIMUM_DURATION {
         el.push(FieldError::invalid(

@@ -91,7 +91,7 @@ fn each_rule_answers_with_upstreams_text() {
         ),
         (
             json!({"literalSubject": "CN=web", "subject": {"organizations": ["o"]}}),
-            vec!["spec.subject: Invalid value: certmanager.X509Subject{Organizations:[]string{\"o\"}, Countries:[]string(nil), OrganizationalUnits:[]string(nil), Localities:[]string(nil), Provinces:[]string(nil), StreetAddresses:[]string(nil), PostalCodes:[]string(nil), SerialNumber:\"\"}: When providing a `LiteralSubject` no `Subject` properties may be provided.".into()],
+            vec!["spec.subject: Invalid value: {\"Organizations\":[\"o\"],\"Countries\":null,\"OrganizationalUnits\":null,\"Localities\":null,\"Provinces\":null,\"StreetAddresses\":null,\"PostalCodes\":null,\"SerialNumber\":\"\"}: When providing a `LiteralSubject` no `Subject` properties may be provided.".into()],
         ),
         (
             json!({"literalSubject": "CN=web,FOO=bar"}),
@@ -148,20 +148,20 @@ fn each_rule_answers_with_upstreams_text() {
         ),
         (
             json!({"duration": "30m"}),
-            vec!["spec.duration: Invalid value: 30m0s: certificate duration must be greater than 1h0m0s".into()],
+            vec!["spec.duration: Invalid value: 1800000000000: certificate duration must be greater than 1h0m0s".into()],
         ),
         (
             json!({"renewBefore": "1m"}),
-            vec!["spec.renewBefore: Invalid value: 1m0s: certificate renewBefore must be greater than 5m0s".into()],
+            vec!["spec.renewBefore: Invalid value: 60000000000: certificate renewBefore must be greater than 5m0s".into()],
         ),
         (
             json!({"duration": "1h", "renewBefore": "1h"}),
-            vec!["spec.renewBefore: Invalid value: 1h0m0s: certificate duration 1h0m0s must be greater than renewBefore 1h0m0s".into()],
+            vec!["spec.renewBefore: Invalid value: 3600000000000: certificate duration 1h0m0s must be greater than renewBefore 1h0m0s".into()],
         ),
         (
             json!({"duration": "2h", "renewBefore": "30m", "renewBeforePercentage": 50}),
             vec![
-                "spec.renewBefore: Invalid value: 30m0s: renewBefore and renewBeforePercentage are mutually exclusive and cannot both be set".into(),
+                "spec.renewBefore: Invalid value: 1800000000000: renewBefore and renewBeforePercentage are mutually exclusive and cannot both be set".into(),
                 "spec.renewBeforePercentage: Invalid value: 50: renewBefore and renewBeforePercentage are mutually exclusive and cannot both be set".into(),
             ],
         ),
@@ -182,6 +182,9 @@ fn each_rule_answers_with_upstreams_text() {
             vec!["spec.duration: Invalid value: \"1 day\": time: unknown unit \" day\" in duration \"1 day\"".into()],
         ),
         (json!({"usages": ["server auth", "frobnicate"]}), vec!["spec.usages[1]: Invalid value: \"frobnicate\": unknown keyusage".into()]),
+        // KeyUsage is a named string type: JSON, which escapes `<` and `>` (Go's `%q` does not).
+        (json!({"usages": ["<x>"]}), vec!["spec.usages[0]: Invalid value: \"\\u003cx\\u003e\": unknown keyusage".into()]),
+        (json!({"dnsNames": ["<x>"], "ipAddresses": ["<x>"]}), vec!["spec.ipAddresses[0]: Invalid value: \"<x>\": invalid IP address".into()]),
         (json!({"revisionHistoryLimit": 0}), vec!["spec.revisionHistoryLimit: Invalid value: 0: must not be less than 1".into()]),
         (
             json!({"secretTemplate": {"annotations": {"cert-manager.io/issuer-name": "x"}}}),
@@ -190,13 +193,13 @@ fn each_rule_answers_with_upstreams_text() {
         (
             json!({"nameConstraints": {"permitted": {"ipRanges": ["10.0.0.0/33"]}}}),
             vec![
-                "spec.nameConstraints: Invalid value: {\"permitted\":{\"ipRanges\":[\"10.0.0.0/33\"]}}: isCA should be true when nameConstraints is set".into(),
+                "spec.nameConstraints: Invalid value: {\"Critical\":false,\"Permitted\":{\"DNSDomains\":null,\"IPRanges\":[\"10.0.0.0/33\"],\"EmailAddresses\":null,\"URIDomains\":null},\"Excluded\":null}: isCA should be true when nameConstraints is set".into(),
                 "spec.nameConstraints.permitted.ipRanges[0]: Invalid value: \"10.0.0.0/33\": invalid CIDR address".into(),
             ],
         ),
         (
             json!({"isCA": true, "nameConstraints": {"critical": true}}),
-            vec!["spec.nameConstraints: Invalid value: {\"critical\":true}: either permitted or excluded must be set".into()],
+            vec!["spec.nameConstraints: Invalid value: {\"Critical\":true,\"Permitted\":null,\"Excluded\":null}: either permitted or excluded must be set".into()],
         ),
         (
             json!({"additionalOutputFormats": [{"type": "DER"}, {"type": "DER"}]}),

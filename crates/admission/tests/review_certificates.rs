@@ -99,7 +99,7 @@ fn invalid_certificates_are_denied_with_upstreams_aggregate() {
             message,
             "[spec.secretName: Required value: must be specified, spec.privateKey.size: Invalid \
              value: 1024: must be between 2048 and 8192 for rsa keyAlgorithm, spec.duration: \
-             Invalid value: 30m0s: certificate duration must be greater than 1h0m0s]"
+             Invalid value: 1800000000000: certificate duration must be greater than 1h0m0s]"
         );
     }
     let one = certificate(json!({"secretName": "s", "issuerRef": {"name": "ca"}}));

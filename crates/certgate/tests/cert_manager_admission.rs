@@ -101,11 +101,11 @@ both!(
             ),
             (
                 "  secretName: s\n  issuerRef: {name: ca-issuer}\n  dnsNames: [a]\n  duration: 30m\n",
-                "spec.duration: Invalid value: 30m0s: certificate duration must be greater than 1h0m0s",
+                "spec.duration: Invalid value: 1800000000000: certificate duration must be greater than 1h0m0s",
             ),
             (
                 "  secretName: s\n  issuerRef: {name: ca-issuer}\n  dnsNames: [a]\n  duration: 2h\n  renewBefore: 3h\n",
-                "spec.renewBefore: Invalid value: 3h0m0s: certificate duration 2h0m0s must be greater than renewBefore 3h0m0s",
+                "spec.renewBefore: Invalid value: 10800000000000: certificate duration 2h0m0s must be greater than renewBefore 3h0m0s",
             ),
             (
                 "  secretName: s\n  issuerRef: {name: ca-issuer, kind: VaultIssuer}\n  ipAddresses: [300.1.1.1]\n",
@@ -130,7 +130,7 @@ both!(
         assert_eq!(
             refused,
             format!(
-                "Error from server (Forbidden): {DENIED_BY}[spec.renewBefore: Invalid value: 1h0m0s: renewBefore and renewBeforePercentage are mutually exclusive and cannot both be set, spec.renewBeforePercentage: Invalid value: 30: renewBefore and renewBeforePercentage are mutually exclusive and cannot both be set]\n"
+                "Error from server (Forbidden): {DENIED_BY}[spec.renewBefore: Invalid value: 3600000000000: renewBefore and renewBeforePercentage are mutually exclusive and cannot both be set, spec.renewBeforePercentage: Invalid value: 30: renewBefore and renewBeforePercentage are mutually exclusive and cannot both be set]\n"
             )
         );
 
