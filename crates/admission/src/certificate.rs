@@ -7,10 +7,9 @@
 //! as nanoseconds, named string types such as `PrivateKeyAlgorithm` quoted by JSON, internal
 //! structs with Go's field names).
 //!
-//! Not checked here (documented in docs/webhook.md): the syntax of `secretTemplate` label
-//! and annotation keys and values, `renewal.windows[].cron` and `timezone` (certgate does not
-//! act on renewal windows), and go-ldap's exact parse errors for `literalSubject` (a
-//! malformed one is refused with certgate's own text).
+//! Not checked here (documented in docs/webhook.md): `renewal.windows[].cron` and `timezone`
+//! (certgate does not act on renewal windows), and go-ldap's exact parse errors for
+//! `literalSubject` (a malformed one is refused with certgate's own text).
 
 use certgate_api::cert_manager::{
     CertificatePrivateKey, CertificateSpec, NameConstraintItem, NameConstraints, X509Subject,
@@ -19,7 +18,7 @@ use certgate_api::field::{BadValue, FieldError, Path};
 use certgate_api::gofmt::{self, GoDuration};
 use serde_json::Value;
 
-use crate::{email, issuer_ref, usages};
+use crate::{email, issuer_ref, meta, usages};
 
 /// cert-manager's `MinimumCertificateDuration`: one hour.
 const MINIMUM_DURATION: GoDuration = GoDuration(3_600 * NANOS_PER_SECOND);
@@ -171,18 +170,25 @@ pub fn validate(spec: &CertificateSpec) -> Vec<FieldError> {
         ));
     }
 
-    if let Some(annotations) = spec.secret_template.as_ref().and_then(|t| t.annotations.as_ref()) {
-        let at = path.child("secretTemplate").child("annotations");
-        for key in annotations.keys() {
-            if key.starts_with("cert-manager.io/")
-                && key != "cert-manager.io/allow-direct-injection"
-            {
-                el.push(FieldError::invalid(
-                    at.clone(),
-                    BadValue::Str(key.clone()),
-                    "cert-manager.io/* annotations are not allowed",
-                ));
+    if let Some(template) = &spec.secret_template {
+        let at = path.child("secretTemplate");
+        if let Some(labels) = template.labels.as_ref() {
+            el.extend(meta::validate_labels(labels, &at.child("labels")));
+        }
+        if let Some(annotations) = template.annotations.as_ref().filter(|a| !a.is_empty()) {
+            let at = at.child("annotations");
+            for key in annotations.keys() {
+                if key.starts_with("cert-manager.io/")
+                    && key != "cert-manager.io/allow-direct-injection"
+                {
+                    el.push(FieldError::invalid(
+                        at.clone(),
+                        BadValue::Str(key.clone()),
+                        "cert-manager.io/* annotations are not allowed",
+                    ));
+                }
             }
+            el.extend(meta::validate_annotations(annotations, &at));
         }
     }
 

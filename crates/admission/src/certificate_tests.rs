@@ -187,6 +187,14 @@ fn each_rule_answers_with_upstreams_text() {
         (json!({"dnsNames": ["<x>"], "ipAddresses": ["<x>"]}), vec!["spec.ipAddresses[0]: Invalid value: \"<x>\": invalid IP address".into()]),
         (json!({"revisionHistoryLimit": 0}), vec!["spec.revisionHistoryLimit: Invalid value: 0: must not be less than 1".into()]),
         (
+            json!({"secretTemplate": {"labels": {"app": "web server"}, "annotations": {"cert-manager.io/issuer-name": "x", "bad key": "v"}}}),
+            vec![
+                "spec.secretTemplate.labels: Invalid value: \"web server\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')".into(),
+                "spec.secretTemplate.annotations: Invalid value: \"cert-manager.io/issuer-name\": cert-manager.io/* annotations are not allowed".into(),
+                "spec.secretTemplate.annotations: Invalid value: \"bad key\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')".into(),
+            ],
+        ),
+        (
             json!({"secretTemplate": {"annotations": {"cert-manager.io/issuer-name": "x"}}}),
             vec!["spec.secretTemplate.annotations: Invalid value: \"cert-manager.io/issuer-name\": cert-manager.io/* annotations are not allowed".into()],
         ),
@@ -305,7 +313,7 @@ proptest::proptest! {
             "revisionHistoryLimit": limit,
             "isCA": true,
             "nameConstraints": {"excluded": {"ipRanges": [text]}},
-            "secretTemplate": {"annotations": {text.clone(): text}},
+            "secretTemplate": {"annotations": {text.clone(): text}, "labels": {text.clone(): text}},
         })).expect("a CertificateSpec");
         let _ = validate(&spec);
     }

@@ -35,6 +35,7 @@ mod identity;
 mod inline_pool;
 mod issuer_ref;
 mod lenient;
+mod meta;
 mod objects;
 mod patch;
 mod policy_review;
