@@ -287,6 +287,162 @@ fn check_without_any_httpproxy_exits_2() {
 }
 
 #[test]
+fn inspect_lists_revoked_entries_in_text_as_openssl_orders_them() {
+    let run = golden(
+        "crl-inspect-revoked",
+        &[
+            "crl",
+            "inspect",
+            &f("several.crl"),
+            "--ca",
+            &f("several-ca.crt"),
+            "--revoked",
+            "--at",
+            AT,
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let line = run.stdout.lines().find(|l| l.trim_start().starts_with("0A ")).unwrap();
+    assert!(line.ends_with("  2026-03-01T12:00:00Z  keyCompromise"), "{line}");
+}
+
+#[test]
+fn inspect_bounds_the_revoked_listing_and_counts_the_rest() {
+    let run = golden(
+        "crl-inspect-revoked-first",
+        &["crl", "inspect", &f("several.crl"), "--revoked=2", "--at", AT],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("first 2 of 5"), "{}", run.stdout);
+    assert!(run.stdout.contains("... 3 more entries"), "{}", run.stdout);
+    let all = certgate(
+        &crate_dir(),
+        &["crl", "inspect", &f("several.crl"), "--revoked=all", "--at", AT],
+        None,
+    );
+    assert_eq!(
+        all.stdout.lines().filter(|l| l.contains("  2026-03-0")).count(),
+        5,
+        "{}",
+        all.stdout
+    );
+    assert!(!all.stdout.contains("more entr"), "{}", all.stdout);
+    // Without --revoked the text lists no entry.
+    let plain = certgate(&crate_dir(), &["crl", "inspect", &f("several.crl"), "--at", AT], None);
+    assert!(!plain.stdout.contains("revoked:"), "{}", plain.stdout);
+}
+
+#[test]
+fn inspect_refuses_a_revoked_count_that_is_not_a_number() {
+    let run =
+        certgate(&crate_dir(), &["crl", "inspect", &f("several.crl"), "--revoked=some"], None);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("use e.g. --revoked=20 or --revoked=all"), "{}", run.stderr);
+}
+
+/// `openssl crl -text` on the same CRL: (serial, "Mon DD HH:MM:SS YYYY GMT", reason words).
+fn openssl_revoked(path: &str) -> Vec<(String, String, Option<String>)> {
+    let output = std::process::Command::new("openssl")
+        .args(["crl", "-noout", "-text", "-in", path])
+        .current_dir(crate_dir())
+        .output()
+        .expect("openssl is installed (the test needs it as the reference)");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let mut entries: Vec<(String, String, Option<String>)> = Vec::new();
+    let mut lines = text.lines().map(str::trim);
+    while let Some(line) = lines.next() {
+        if let Some(serial) = line.strip_prefix("Serial Number: ") {
+            let date = lines.next().and_then(|l| l.strip_prefix("Revocation Date: ")).unwrap();
+            entries.push((serial.to_owned(), date.to_owned(), None));
+        } else if line == "X509v3 CRL Reason Code:" {
+            entries.last_mut().unwrap().2 = lines.next().map(str::to_owned);
+        }
+    }
+    entries
+}
+
+#[test]
+fn inspect_json_lists_the_serials_openssl_lists() {
+    let run = certgate(
+        &crate_dir(),
+        &["crl", "inspect", &f("several.crl"), "-o", "json", "--at", AT],
+        None,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let listed = json["files"][0]["crls"][0]["revoked"].as_array().unwrap();
+    let expected = openssl_revoked(&f("several.crl"));
+    assert_eq!(expected.len(), 5, "the fixture has several entries");
+    assert_eq!(listed.len(), expected.len());
+    let openssl_reason = |rfc: &str| match rfc {
+        "keyCompromise" => "Key Compromise",
+        "superseded" => "Superseded",
+        "cessationOfOperation" => "Cessation Of Operation",
+        "certificateHold" => "Certificate Hold",
+        other => panic!("unexpected reason {other}"),
+    };
+    for (ours, (serial, date, reason)) in listed.iter().zip(&expected) {
+        assert_eq!(ours["serial"], serial.as_str());
+        // openssl: "Mar  1 12:00:00 2026 GMT"; ours: RFC 3339.
+        let ours_date =
+            chrono::DateTime::parse_from_rfc3339(ours["revocationDate"].as_str().unwrap())
+                .unwrap()
+                .format("%b %e %H:%M:%S %Y GMT")
+                .to_string();
+        assert_eq!(&ours_date, date);
+        assert_eq!(ours["reason"].as_str().map(openssl_reason), reason.as_deref());
+    }
+}
+
+#[test]
+fn check_strict_exits_3_on_warnings_with_the_same_output() {
+    let args = [
+        "crl",
+        "check",
+        "-f",
+        &f("manifests/secrets.yaml"),
+        "-f",
+        &f("manifests/valid.yaml"),
+        "--at",
+        AT,
+    ];
+    let plain = certgate(&crate_dir(), &args, None);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    for flag in ["--strict", "--fail-on-warning"] {
+        let strict = certgate(&crate_dir(), &[&args[..], &[flag]].concat(), None);
+        assert_eq!(strict.code, 3, "{flag}: {}", strict.stderr);
+        assert_eq!(strict.stdout, plain.stdout, "{flag} does not change the output");
+    }
+    // An invalid HTTPProxy still gives 1, which says more than a warning.
+    let invalid = certgate(
+        &crate_dir(),
+        &["crl", "check", "-f", &f("manifests"), "--at", AT, "--strict"],
+        None,
+    );
+    assert_eq!(invalid.code, 1, "{}", invalid.stderr);
+}
+
+#[test]
+fn check_strict_without_warnings_exits_0() {
+    let valid = std::fs::read_to_string(crate_dir().join(f("manifests/valid.yaml"))).unwrap();
+    let full_chain = valid
+        .split("\n---")
+        .find(|doc| doc.contains("name: full-chain"))
+        .expect("valid.yaml has the full-chain HTTPProxy");
+    let secrets = std::fs::read_to_string(crate_dir().join(f("manifests/secrets.yaml"))).unwrap();
+    let input = format!("{secrets}\n---\n{full_chain}\n");
+    let run =
+        certgate(&crate_dir(), &["crl", "check", "-f", "-", "--at", AT, "--strict"], Some(&input));
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("1 HTTPProxies: 1 valid, 0 invalid, 0 with warnings"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn every_subcommand_explains_itself() {
     for sub in ["inspect", "verify", "check"] {
         let run = certgate(&crate_dir(), &["crl", sub, "--help"], None);

@@ -31,6 +31,8 @@
 //!   criticality, `signature_algorithm`), [`Crl::is_revoked`]`(&[u8]) -> bool` and
 //!   [`Crl::lookup`]`(&[u8]) -> Option<RevokedEntry>` (serials as minimal DER INTEGER bytes;
 //!   other encodings of the same integer are reduced first).
+//! - [`Crl::revoked_entries`]: the entries in the CRL's own order as [`ListedEntry`]s
+//!   (serial as `openssl crl -text` prints it, date, reason), decoded lazily.
 //!
 //! **Signatures**: [`verify_crl`]`(&Crl, &CaBundle) -> SignatureStatus` says which CA (by
 //! number) verified it, or that no CA has the issuer's name, or why each candidate failed.
@@ -77,6 +79,7 @@ mod cert;
 mod checks;
 mod error;
 mod index;
+mod listing;
 mod name;
 mod oid;
 mod parse;
@@ -91,6 +94,7 @@ pub use cert::Cert;
 pub use checks::{CheckOptions, Warning, WebpkiRejection, check_bundle};
 pub use error::{BundleError, CertParseError, CrlParseError};
 pub use index::{MAX_SERIAL_LEN, SerialIndex};
+pub use listing::{ListedEntry, RevokedEntries, openssl_serial, reason_name};
 pub use parse::{Crl, CrlExtension, CrlInfo, CrlNumber, RevokedEntry};
 pub use pem::{
     CERTIFICATE_LABEL, CRL_LABEL, ContourBlocks, ContourPemError, PemBlock, PemBundle,

@@ -121,6 +121,8 @@ pub struct Crl {
     signature_alg_inner: (usize, usize),
     signature: (usize, usize),
     issuer_raw: (usize, usize),
+    /// The `revokedCertificates` SEQUENCE (whole TLV), when present.
+    revoked_raw: Option<(usize, usize)>,
     authority_key_id: Option<Vec<u8>>,
     info: CrlInfo,
     index: SerialIndex,
@@ -188,8 +190,10 @@ impl Crl {
 
         let mut index = SerialIndex::default();
         let mut entries = 0usize;
+        let mut revoked_raw = None;
         if t.peek_tag() == Some(der::SEQUENCE) {
             let revoked = t.read_any().map_err(malformed("revokedCertificates"))?;
+            revoked_raw = Some(span(&revoked));
             // An entry is at least 2 + 3 + 15 bytes; size the index once instead of regrowing.
             index = SerialIndex::with_capacity(
                 (revoked.content.len() / 20).min(limits.max_entries_per_crl),
@@ -273,6 +277,7 @@ impl Crl {
             signature_alg_inner: span(&inner_alg),
             signature: (sig_start, sig_end),
             issuer_raw: span(&issuer),
+            revoked_raw,
             authority_key_id: info_ext.akid,
             info,
             index,
@@ -319,6 +324,17 @@ impl Crl {
 
     fn slice(&self, (a, b): (usize, usize)) -> &[u8] {
         self.der.get(a..b).unwrap_or_default()
+    }
+
+    /// The revoked entries in the order the CRL lists them (as `openssl crl -text` prints
+    /// them), decoded one at a time from the DER: nothing is collected, so listing a
+    /// million-entry CRL costs constant memory.
+    pub fn revoked_entries(&self) -> crate::listing::RevokedEntries<'_> {
+        let content = self
+            .revoked_raw
+            .and_then(|span| Reader::new(self.slice(span)).read(der::SEQUENCE).ok())
+            .map_or(&[][..], |list| list.content);
+        crate::listing::RevokedEntries::new(content)
     }
 
     /// Whether `serial` is listed; any INTEGER encoding of the serial is accepted (it is
@@ -423,7 +439,7 @@ fn read_akid(value: &[u8]) -> Result<Option<Vec<u8>>, DerError> {
     Ok(Reader::nested(&seq).read_optional(0x80)?.map(|k| k.content.to_vec()))
 }
 
-fn entry_reason(exts: &Tlv<'_>) -> Option<u8> {
+pub(crate) fn entry_reason(exts: &Tlv<'_>) -> Option<u8> {
     let mut r = Reader::nested(exts);
     while !r.is_empty() {
         let ext = r.read(der::SEQUENCE).ok()?;

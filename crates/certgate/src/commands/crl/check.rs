@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::error::{CrlError, InputError};
 use super::input::{load_manifests, now_or};
 use super::output::{Format, write_json};
-use super::{CheckArgs, Outcome};
+use super::{CheckArgs, Outcome, WARNING_EXIT};
 
 /// The documented JSON shape: only `results` (objects that could not be read are input
 /// errors, reported on stderr with exit status 2).
@@ -20,7 +20,8 @@ struct Report<'a> {
     results: &'a [CheckResult],
 }
 
-/// Runs `check`; returns 1 when any HTTPProxy is invalid, 0 otherwise (warnings do not count,
+/// Runs `check`; returns 1 when any HTTPProxy is invalid; otherwise [`WARNING_EXIT`] with
+/// `--strict` when any warning was reported, else 0 (without `--strict` warnings do not count,
 /// as they do not change Contour's status).
 pub fn run(
     args: &CheckArgs,
@@ -46,7 +47,19 @@ pub fn run(
         Format::Json => write_json(stdout, &Report { results: &report.results })?,
         Format::Text => write_text(stdout, &report.results)?,
     }
-    Ok(Ok(u8::from(report.results.iter().any(|r| !r.valid))))
+    if report.results.iter().any(|r| !r.valid) {
+        Ok(Ok(1))
+    } else if args.strict && report.results.iter().any(has_warning) {
+        Ok(Ok(WARNING_EXIT))
+    } else {
+        Ok(Ok(0))
+    }
+}
+
+/// Whether the result reports any warning: certgate's, or one of a status condition.
+fn has_warning(result: &CheckResult) -> bool {
+    !result.warnings.is_empty()
+        || result.status.conditions.iter().flatten().any(|c| !c.warnings.is_empty())
 }
 
 /// certgate-crl's warnings for one CRL Secret Contour accepted, at `now`.

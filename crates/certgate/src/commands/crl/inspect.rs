@@ -5,52 +5,53 @@ use std::io::Write;
 use std::path::Path;
 
 use certgate_crl::{
-    CaBundle, CheckOptions, CrlBundle, CrlItem, Limits, OtherBlock, RevocationMode,
-    SignatureStatus, Timestamp, Warning, check_bundle, verify_crl,
+    CaBundle, CheckOptions, Crl, CrlBundle, CrlItem, Limits, ListedEntry, OtherBlock,
+    RevocationMode, SignatureStatus, Timestamp, Warning, check_bundle, verify_crl,
 };
 use serde::Serialize;
+use serde::ser::SerializeMap;
 use serde_json::Value;
 
-use super::InspectArgs;
 use super::Outcome;
 use super::error::{CrlError, InputError};
 use super::input::{now_or, read_pem};
 use super::output::{Format, expiry, not_yet_valid, write_json};
 use super::verify::load_cas;
+use super::{InspectArgs, RevokedListing};
 
 #[derive(Serialize)]
-struct Report {
-    files: Vec<FileReport>,
+struct Report<'a> {
+    files: Vec<FileReport<'a>>,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct FileReport {
+struct FileReport<'a> {
     file: String,
-    crls: Vec<CrlReport>,
+    crls: Vec<CrlReport<'a>>,
     /// PEM blocks that are not CRLs (Contour and Envoy skip most of them).
     other_blocks: Vec<OtherBlock>,
     warnings: Vec<WarningReport>,
 }
 
 #[derive(Serialize)]
-struct CrlReport {
+struct CrlReport<'a> {
     number: usize,
     offset: usize,
     #[serde(flatten)]
-    detail: Detail,
+    detail: Detail<'a>,
 }
 
 #[derive(Serialize)]
 #[serde(untagged)]
-enum Detail {
-    Parsed(Box<Parsed>),
+enum Detail<'a> {
+    Parsed(Box<Parsed<'a>>),
     Unparsable { error: String },
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Parsed {
+struct Parsed<'a> {
     issuer: String,
     version: u8,
     #[serde(serialize_with = "as_text")]
@@ -66,6 +67,9 @@ struct Parsed {
     signature_algorithm: String,
     /// Against `--ca`; `null` when no CA bundle was given.
     signature: Option<SignatureStatus>,
+    /// Every revoked entry, in the CRL's order, serialized as it is decoded.
+    #[serde(serialize_with = "revoked_json")]
+    revoked: &'a Crl,
 }
 
 /// A warning as JSON: certgate-crl's kind (for scripts) and its message (for people).
@@ -118,17 +122,17 @@ pub fn run(args: &InspectArgs, stdout: &mut dyn Write) -> Result<Outcome, CrlErr
     let any_warning = files.iter().any(|f| !f.warnings.is_empty());
     match args.output {
         Format::Json => write_json(stdout, &Report { files })?,
-        Format::Text => write_text(stdout, &files, now)?,
+        Format::Text => write_text(stdout, &files, now, args.revoked)?,
     }
     Ok(Ok(u8::from(any_warning)))
 }
 
-fn file_report(
+fn file_report<'a>(
     path: &Path,
-    bundle: &CrlBundle,
+    bundle: &'a CrlBundle,
     cas: Option<&CaBundle>,
     options: &CheckOptions,
-) -> FileReport {
+) -> FileReport<'a> {
     let empty = CaBundle::default();
     let warnings = check_bundle(bundle, cas.unwrap_or(&empty), options)
         .iter()
@@ -144,7 +148,7 @@ fn file_report(
     }
 }
 
-fn crl_report(item: &CrlItem, cas: Option<&CaBundle>, now: Timestamp) -> CrlReport {
+fn crl_report<'a>(item: &'a CrlItem, cas: Option<&CaBundle>, now: Timestamp) -> CrlReport<'a> {
     let detail = match &item.crl {
         Err(err) => Detail::Unparsable { error: err.to_string() },
         Ok(crl) => {
@@ -163,13 +167,19 @@ fn crl_report(item: &CrlItem, cas: Option<&CaBundle>, now: Timestamp) -> CrlRepo
                 crl_number: info.crl_number.as_ref().map(ToString::to_string),
                 signature_algorithm: info.signature_algorithm.to_string(),
                 signature: cas.map(|cas| verify_crl(crl, cas)),
+                revoked: crl,
             }))
         }
     };
     CrlReport { number: item.number, offset: item.offset, detail }
 }
 
-fn write_text(out: &mut dyn Write, files: &[FileReport], now: Timestamp) -> std::io::Result<()> {
+fn write_text(
+    out: &mut dyn Write,
+    files: &[FileReport<'_>],
+    now: Timestamp,
+    revoked: Option<RevokedListing>,
+) -> std::io::Result<()> {
     for file in files {
         writeln!(out, "{}:", file.file)?;
         if file.crls.is_empty() {
@@ -179,7 +189,12 @@ fn write_text(out: &mut dyn Write, files: &[FileReport], now: Timestamp) -> std:
             writeln!(out, "  CRL #{} (at byte {})", crl.number, crl.offset)?;
             match &crl.detail {
                 Detail::Unparsable { error } => writeln!(out, "    unparsable:  {error}")?,
-                Detail::Parsed(p) => write_parsed(out, p, now)?,
+                Detail::Parsed(p) => {
+                    write_parsed(out, p, now)?;
+                    if let Some(listing) = revoked {
+                        write_revoked(out, p, listing)?;
+                    }
+                }
             }
         }
         for block in &file.other_blocks {
@@ -201,7 +216,7 @@ fn write_text(out: &mut dyn Write, files: &[FileReport], now: Timestamp) -> std:
     Ok(())
 }
 
-fn write_parsed(out: &mut dyn Write, p: &Parsed, now: Timestamp) -> std::io::Result<()> {
+fn write_parsed(out: &mut dyn Write, p: &Parsed<'_>, now: Timestamp) -> std::io::Result<()> {
     writeln!(out, "    issuer:      {}", p.issuer)?;
     match not_yet_valid(p.this_update, now) {
         Some(words) => writeln!(out, "    thisUpdate:  {} ({words})", p.this_update)?,
@@ -229,6 +244,75 @@ fn write_parsed(out: &mut dyn Write, p: &Parsed, now: Timestamp) -> std::io::Res
         None => "not checked (give --ca with the CA bundle)".to_owned(),
     };
     writeln!(out, "    signature:   {signature}")
+}
+
+/// The revoked entries of one CRL in text, bounded by `listing` (a count of the rest after).
+fn write_revoked(
+    out: &mut dyn Write,
+    p: &Parsed<'_>,
+    listing: RevokedListing,
+) -> std::io::Result<()> {
+    if p.entries == 0 {
+        return writeln!(out, "    revoked:     none");
+    }
+    let shown = match listing {
+        RevokedListing::All => p.entries,
+        RevokedListing::First(n) => n.min(p.entries),
+    };
+    if shown < p.entries {
+        writeln!(out, "    revoked:     first {shown} of {}, in the CRL's order", p.entries)?;
+    } else {
+        writeln!(out, "    revoked:     in the CRL's order")?;
+    }
+    // Serials are padded to the widest shown, so dates and reasons line up (a second pass over
+    // the same entries: no serial is kept).
+    let width = p
+        .revoked
+        .revoked_entries()
+        .take(shown)
+        .map(|e| e.openssl_serial().len())
+        .max()
+        .unwrap_or(0);
+    for entry in p.revoked.revoked_entries().take(shown) {
+        let serial = entry.openssl_serial();
+        let date = entry.revocation_date.map_or_else(|| "unreadable".to_owned(), |d| d.to_string());
+        match reason_text(&entry) {
+            Some(reason) => writeln!(out, "      {serial:<width$}  {date}  {reason}")?,
+            None => writeln!(out, "      {serial:<width$}  {date}")?,
+        }
+    }
+    let rest = p.entries - shown;
+    if rest > 0 {
+        let noun = if rest == 1 { "entry" } else { "entries" };
+        writeln!(out, "      ... {rest} more {noun} (--revoked=all or -o json lists them)")?;
+    }
+    Ok(())
+}
+
+/// The reason's RFC 5280 name, or its code when it has none.
+fn reason_text(entry: &ListedEntry<'_>) -> Option<String> {
+    let code = entry.reason_code?;
+    Some(entry.reason_name().map_or_else(|| format!("reason code {code}"), str::to_owned))
+}
+
+/// `[{"serial","revocationDate","reason"}]`, one entry decoded at a time.
+fn revoked_json<S: serde::Serializer>(crl: &&Crl, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(crl.revoked_entries().map(JsonEntry))
+}
+
+struct JsonEntry<'a>(ListedEntry<'a>);
+
+impl Serialize for JsonEntry<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let entry = &self.0;
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("serial", &entry.openssl_serial())?;
+        map.serialize_entry("revocationDate", &entry.revocation_date.map(|d| d.to_string()))?;
+        if let Some(reason) = reason_text(entry) {
+            map.serialize_entry("reason", &reason)?;
+        }
+        map.end()
+    }
 }
 
 /// Times are RFC 3339 text in JSON, like Kubernetes writes them.

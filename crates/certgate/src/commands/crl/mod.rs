@@ -27,6 +27,10 @@ pub type Outcome = Result<u8, Vec<InputError>>;
 /// Exit status for unreadable or unusable inputs (as `certgate check`).
 pub const INPUT_ERROR: u8 = 2;
 
+/// Exit status of `crl check --strict` when every HTTPProxy is valid but a warning was
+/// reported (distinct from 1, an invalid HTTPProxy, and 2, an input error).
+pub const WARNING_EXIT: u8 = 3;
+
 pub const CRL_LONG_ABOUT: &str = "\
 Client-certificate revocation for Contour HTTPProxies, offline: what is in a CRL file, what
 Envoy answers a given client, and whether HTTPProxies with crlSecret are valid and will work.
@@ -54,9 +58,16 @@ rustls would refuse, duplicates and superseded CRLs, and, with --ca, CAs that ha
 (with full-chain checking every CA, the root included, needs one; --leaf-only checks coverage
 for crlOnlyVerifyLeafCert instead). Contour itself checks none of this.
 
+With --revoked, the text lists each CRL's revoked entries in the CRL's order, as `openssl crl
+-text` does (serial in uppercase hex, revocationDate, reason): the first 100, or the first N
+with --revoked=N, then how many more there are; --revoked=all lists every one. -o json always
+lists every entry under \"revoked\" ([{\"serial\",\"revocationDate\",\"reason\"}]), written as
+it is read, so memory stays flat for huge CRLs.
+
 Exit status: 0 no warnings, 1 any warning, 2 a file could not be read.
 
   certgate crl inspect crl.pem
+  certgate crl inspect crl.pem --revoked=all
   certgate crl inspect crl.pem --ca ca.crt --at 2026-06-01T00:00:00Z -o json";
 
 const VERIFY_LONG_ABOUT: &str = "\
@@ -101,9 +112,12 @@ client handshakes fail in Envoy.
 
 JSON output: {\"results\":[{\"namespace\",\"name\",\"valid\",\"status\",\"warnings\",\"envoy\"}]}.
 Exit status: 0 every HTTPProxy valid (warnings or not), 1 any invalid, 2 input errors (an
-unreadable file, an object that does not parse, no HTTPProxy at all).
+unreadable file, an object that does not parse, no HTTPProxy at all), 3 with --strict (alias
+--fail-on-warning) when every HTTPProxy is valid but any warning was reported (certgate's or a
+status condition's); the output is the same with or without --strict.
 
   certgate crl check -f manifests/
+  certgate crl check -f manifests/ --strict    # for CI: exit 3 on any warning
   certgate crl check -f proxy.yaml -f secrets.yaml -o json --at 2026-06-01T00:00:00Z
   kubectl get httpproxies,secrets,tlscertificatedelegations -A -o yaml | certgate crl check -f -";
 
@@ -144,8 +158,39 @@ pub struct InspectArgs {
     #[arg(long, value_name = "RFC3339", value_parser = input::parse_at)]
     pub at: Option<Timestamp>,
 
+    /// List revoked entries in text: the first 100, the first N (--revoked=N) or all
+    /// (--revoked=all). JSON always lists all.
+    #[arg(
+        long,
+        value_name = "N|all",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "100",
+        value_parser = parse_revoked
+    )]
+    pub revoked: Option<RevokedListing>,
+
     #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Text)]
     pub output: Format,
+}
+
+/// How many revoked entries `inspect` lists per CRL in text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RevokedListing {
+    /// At most this many, then a count of the rest.
+    First(usize),
+    All,
+}
+
+fn parse_revoked(text: &str) -> Result<RevokedListing, String> {
+    if text == "all" {
+        return Ok(RevokedListing::All);
+    }
+    text.parse::<usize>().map(RevokedListing::First).map_err(|_| {
+        format!(
+            "{text:?} is not a number of entries or \"all\"; use e.g. --revoked=20 or --revoked=all"
+        )
+    })
 }
 
 #[derive(Debug, Args)]
@@ -185,6 +230,11 @@ pub struct CheckArgs {
     /// The time CRLs are checked at and conditions are stamped with (RFC 3339); default now.
     #[arg(long, value_name = "RFC3339", value_parser = input::parse_at)]
     pub at: Option<Timestamp>,
+
+    /// Exit 3 when every HTTPProxy is valid but any warning is reported (for CI); the output
+    /// is unchanged.
+    #[arg(long, visible_alias = "fail-on-warning", value_name = "BOOL", action = clap::ArgAction::Set, default_value_t = false, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub strict: bool,
 
     #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Text)]
     pub output: Format,

@@ -17,10 +17,12 @@ pub enum Format {
     Json,
 }
 
-/// Pretty JSON followed by a newline.
+/// Pretty JSON followed by a newline, buffered (a listing of a huge CRL is many small writes).
 pub fn write_json(out: &mut dyn Write, value: &impl Serialize) -> Result<(), CrlError> {
-    serde_json::to_writer_pretty(&mut *out, value)?;
+    let mut out = std::io::BufWriter::new(out);
+    serde_json::to_writer_pretty(&mut out, value)?;
     writeln!(out)?;
+    out.flush()?;
     Ok(())
 }
 
