@@ -7,9 +7,9 @@
 //! as nanoseconds, named string types such as `PrivateKeyAlgorithm` quoted by JSON, internal
 //! structs with Go's field names).
 //!
-//! Not checked here (documented in docs/webhook.md): `renewal.windows[].cron` and `timezone`
-//! (certgate does not act on renewal windows), and go-ldap's exact parse errors for
-//! `literalSubject` (a malformed one is refused with certgate's own text).
+//! Not checked here (documented in docs/webhook.md): whether `renewal.windows[].timezone`
+//! names a known time zone (that needs the time zone database), and go-ldap's exact parse
+//! errors for `literalSubject` (a malformed one is refused with certgate's own text).
 
 use certgate_api::cert_manager::{
     CertificatePrivateKey, CertificateSpec, NameConstraintItem, NameConstraints, X509Subject,
@@ -18,7 +18,7 @@ use certgate_api::field::{BadValue, FieldError, Path};
 use certgate_api::gofmt::{self, GoDuration};
 use serde_json::Value;
 
-use crate::{email, issuer_ref, meta, usages};
+use crate::{cron, email, issuer_ref, meta, usages};
 
 /// cert-manager's `MinimumCertificateDuration`: one hour.
 const MINIMUM_DURATION: GoDuration = GoDuration(3_600 * NANOS_PER_SECOND);
@@ -239,7 +239,8 @@ pub fn validate(spec: &CertificateSpec) -> Vec<FieldError> {
     if let Some(renewal) = &spec.renewal {
         let at = path.child("renewal");
         let windows = renewal.windows.as_deref().unwrap_or_default();
-        match renewal.policy.as_deref().unwrap_or_default() {
+        let policy = renewal.policy.as_deref().unwrap_or_default();
+        match policy {
             "RenewBefore" => {}
             "Disabled" => {
                 if !windows.is_empty() {
@@ -254,6 +255,20 @@ pub fn validate(spec: &CertificateSpec) -> Vec<FieldError> {
                 named(other),
                 &["Disabled", "RenewBefore"],
             )),
+        }
+        // Upstream checks the windows unless the policy is `Disabled`. A window's
+        // `windowDuration` is required by the schema; its `timezone` is not looked up.
+        if policy != "Disabled" {
+            for (i, window) in windows.iter().enumerate() {
+                let timezone = window.timezone.as_deref().unwrap_or_default();
+                if let Some(detail) = cron::check(&window.cron, timezone) {
+                    el.push(FieldError::invalid(
+                        at.child("windows").index(i).child("cron"),
+                        BadValue::Str(window.cron.clone()),
+                        detail,
+                    ));
+                }
+            }
         }
     }
 

@@ -229,6 +229,17 @@ fn each_rule_answers_with_upstreams_text() {
             vec!["spec.renewal.windows: Forbidden: windows cannot be set when `renewal.policy` is set to Disabled".into()],
         ),
         (
+            json!({"renewal": {"policy": "RenewBefore", "windows": [{"cron": "0 2 * * *", "windowDuration": "1h"}, {"cron": "0 25 * * *", "windowDuration": "1h"}]}}),
+            vec!["spec.renewal.windows[1].cron: Invalid value: \"0 25 * * *\": invalid cron syntax: failed to parse cron spec '0 25 * * *': end of range (25) above maximum (23): 25. cron needs to follow: cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow".into()],
+        ),
+        (
+            json!({"renewal": {"windows": [{"cron": "daily", "windowDuration": "1h"}]}}),
+            vec![
+                "spec.renewal.policy: Unsupported value: \"\": supported values: \"Disabled\", \"RenewBefore\"".into(),
+                "spec.renewal.windows[0].cron: Invalid value: \"daily\": invalid cron syntax: failed to parse cron spec 'daily': expected exactly 5 fields, found 1: [daily]. cron needs to follow: cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow".into(),
+            ],
+        ),
+        (
             json!({"renewal": {}}),
             vec!["spec.renewal.policy: Unsupported value: \"\": supported values: \"Disabled\", \"RenewBefore\"".into()],
         ),
@@ -313,6 +324,7 @@ proptest::proptest! {
             "revisionHistoryLimit": limit,
             "isCA": true,
             "nameConstraints": {"excluded": {"ipRanges": [text]}},
+            "renewal": {"policy": "RenewBefore", "windows": [{"cron": text, "windowDuration": "1h"}, {"cron": duration, "windowDuration": "1h", "timezone": "UTC"}]},
             "secretTemplate": {"annotations": {text.clone(): text}, "labels": {text.clone(): text}},
         })).expect("a CertificateSpec");
         let _ = validate(&spec);

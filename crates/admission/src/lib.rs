@@ -27,6 +27,7 @@ pub mod ocm_policy;
 pub mod review;
 
 mod cr_review;
+mod cron;
 mod csr_match;
 mod email;
 mod error;

@@ -116,6 +116,11 @@ both!(
                 "[spec.secretName: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), spec.issuerRef.name: Required value: must be specified, spec.emailAddresses[0]: Invalid value: \"alice.example.com\": invalid email address: mail: missing '@' or angle-addr, spec.revisionHistoryLimit: Invalid value: 0: must not be less than 1]",
             ),
         ];
+        let cases = cases.into_iter().chain([(
+            "  secretName: s\n  issuerRef: {name: ca-issuer}\n  dnsNames: [a]\n  renewal:\n    policy: RenewBefore\n\
+             \x20   windows: [{cron: \"0 25 * * *\", windowDuration: 2h}]\n",
+            "spec.renewal.windows[0].cron: Invalid value: \"0 25 * * *\": invalid cron syntax: failed to parse cron spec '0 25 * * *': end of range (25) above maximum (23): 25. cron needs to follow: cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow",
+        )]);
         for (spec, expected) in cases {
             let refused = dev.fails(&["create", "-f", "-"], Some(&certificate("bad", spec)));
             assert_eq!(refused, creating(expected), "{spec}");
