@@ -5,8 +5,8 @@
 use clap::{Parser, Subcommand};
 
 use crate::commands::{
-    check, controller, crds, crl, decide, dev, edge, explain, renew, revoke, status, template,
-    webhook,
+    check, completion, controller, crds, crl, decide, dev, edge, explain, renew, revoke, status,
+    template, version, webhook,
 };
 
 /// certgate: trust decisions for Kubernetes, compatible with cert-manager and approver-policy.
@@ -60,6 +60,12 @@ pub enum Command {
     /// The Contour edge: HTTPProxy status and xDS for Envoy (serve), Envoy's bootstrap.
     #[command(long_about = edge::EDGE_LONG_ABOUT)]
     Edge(edge::EdgeArgs),
+    /// Print certgate's version, commit and build date (`-o json|yaml` as kubectl's).
+    #[command(long_about = version::VERSION_LONG_ABOUT)]
+    Version(version::VersionArgs),
+    /// Print a shell completion script (bash, zsh, fish, ...).
+    #[command(long_about = completion::COMPLETION_LONG_ABOUT)]
+    Completion(completion::CompletionArgs),
 }
 
 #[cfg(test)]

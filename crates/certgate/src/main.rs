@@ -6,17 +6,20 @@ use std::process::ExitCode;
 
 use certgate::cli::{Cli, Command};
 use certgate::commands::{
-    check, controller, crds, crl, decide, dev, edge, explain, renew, revoke, status, template,
-    webhook,
+    check, completion, controller, crds, crl, decide, dev, edge, explain, renew, revoke, status,
+    template, version, webhook,
 };
+use certgate::shared::output::{self, QuietPipe};
 use certgate::shared::report::{CheckStatus, OutputError};
 use certgate_api::certificate_request::manual::ManualDecision;
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // The reader of standard output went away (`| head`): nothing failed.
+        Err(err) if output::is_broken_pipe(err.as_ref()) => output::exit_quietly(),
         Err(err) => {
             // certgate's error messages already include their causes.
             eprintln!("error: {err}");
@@ -26,7 +29,8 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let mut stdout = std::io::stdout().lock();
+    // Every command's output goes through here: a closed pipe ends the process quietly.
+    let mut stdout = QuietPipe::new(std::io::stdout().lock());
     match cli.command {
         Command::Check(args) => {
             let colour = std::io::stdout().is_terminal() && !no_color();
@@ -103,6 +107,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
                 edge::EdgeCommand::Serve(args) => edge::run_serve(&args)?,
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Version(args) => {
+            let text = version::BuildInfo::current().render(args.output);
+            stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Completion(args) => {
+            let script = completion::render(args.shell, &mut Cli::command());
+            stdout.write_all(&script).and_then(|()| stdout.flush())?;
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -16,7 +16,7 @@ use clap::{ArgAction, Args, ValueEnum};
 
 use crate::controllers::REGISTRY;
 use crate::shared::connections::HttpConnectionArgs;
-use crate::shared::duration::{parse_duration, parse_lease_duration};
+use crate::shared::duration::{parse_duration, parse_go_duration, parse_lease_duration};
 use crate::shared::logging::LogFormatArg;
 
 /// The long help of `certgate controller` (`--help`).
@@ -130,7 +130,7 @@ pub struct ControllerArgs {
 
     /// Elect a leader with a Lease, so that of several replicas only one runs the
     /// controllers. --leader-elect=false runs them at once (one replica only!).
-    #[arg(long, value_name = "BOOL", action = ArgAction::Set, default_value_t = true)]
+    #[arg(long, value_name = "BOOL", action = ArgAction::Set, default_value_t = true, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub leader_elect: bool,
 
     /// Namespace of the leader election Lease [default: $POD_NAMESPACE, else certgate].
@@ -182,12 +182,12 @@ pub struct ControllerArgs {
 
     /// The certificates controller's first wait after a failed issuance, doubled after
     /// each further failure (cert-manager's flag of this name; 0 takes the default, 1h).
-    #[arg(long, value_name = "DURATION", default_value = "1h", value_parser = certgate_issuance::GoDuration::parse)]
+    #[arg(long, value_name = "DURATION", default_value = "1h", value_parser = parse_go_duration)]
     pub certificate_request_minimum_backoff_duration: certgate_issuance::GoDuration,
 
     /// The longest wait between the certificates controller's issuance attempts
     /// (cert-manager's flag of this name; 0 takes the default, 32h).
-    #[arg(long, value_name = "DURATION", default_value = "32h", value_parser = certgate_issuance::GoDuration::parse)]
+    #[arg(long, value_name = "DURATION", default_value = "32h", value_parser = parse_go_duration)]
     pub certificate_request_maximum_backoff_duration: certgate_issuance::GoDuration,
 
     /// Days until the policy-propagator rotates a cluster's policy encryption key (the

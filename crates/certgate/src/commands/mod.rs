@@ -4,6 +4,7 @@
 //! there until the controllers move to runtime crates).
 
 pub mod check;
+pub mod completion;
 pub mod controller;
 pub mod crds;
 pub mod crl;
@@ -15,4 +16,5 @@ pub mod renew;
 pub mod revoke;
 pub mod status;
 pub mod template;
+pub mod version;
 pub mod webhook;

@@ -63,12 +63,12 @@ pub struct RenewArgs {
 
     /// Renew all Certificates in the given Namespace, or all namespaces with --all-namespaces
     /// enabled.
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set, default_value_t = false, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub all: bool,
 
     /// If present, mark Certificates across namespaces for manual renewal. Namespace in
     /// current context is ignored even if specified with --namespace.
-    #[arg(short = 'A', long)]
+    #[arg(short = 'A', long, value_name = "BOOL", action = clap::ArgAction::Set, default_value_t = false, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub all_namespaces: bool,
 
     /// Selector (label query) to filter on, supports '=', '==', and '!='. (e.g. -l

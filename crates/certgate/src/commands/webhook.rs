@@ -97,7 +97,7 @@ pub struct WebhookArgs {
     /// For local use only: generate a throw-away CA and a serving certificate for
     /// localhost, 127.0.0.1, ::1 and each --dns-name, and print the CA certificate (the
     /// webhook configuration's caBundle) to standard output or --ca-bundle-out.
-    #[arg(long, conflicts_with_all = ["tls_cert_file", "tls_private_key_file"])]
+    #[arg(long, conflicts_with_all = ["tls_cert_file", "tls_private_key_file"], value_name = "BOOL", action = clap::ArgAction::Set, default_value_t = false, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub dev_self_signed: bool,
 
     /// An extra DNS name or IP address for the --dev-self-signed certificate, e.g.
@@ -258,7 +258,8 @@ pub fn dynamic_serving(args: &WebhookArgs) -> Result<Option<DynamicServing>, Web
         ("--dynamic-serving-ca-duration", args.dynamic_serving_ca_duration),
     ] {
         if !(SERVING_DURATIONS.0..=SERVING_DURATIONS.1).contains(&value) {
-            return Err(WebhookError::ServingDuration { flag, value: format!("{value:?}") });
+            let value = crate::shared::duration::format_duration(value);
+            return Err(WebhookError::ServingDuration { flag, value });
         }
     }
     Ok(Some(DynamicServing {

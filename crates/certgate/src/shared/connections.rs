@@ -6,7 +6,7 @@ use std::time::Duration;
 use certgate_serving::{ConnectionPolicy, MIN_HEADER_BYTES};
 use clap::Args;
 
-use crate::shared::duration::parse_duration;
+use crate::shared::duration::parse_timeout;
 
 /// Timeouts and limits of plain-HTTP and HTTPS connections.
 #[derive(Clone, Debug, Args)]
@@ -73,17 +73,6 @@ impl ConnectionArgs {
     pub fn policy(&self) -> ConnectionPolicy {
         ConnectionPolicy { tls_handshake_timeout: self.tls_handshake_timeout, ..self.http.policy() }
     }
-}
-
-/// A [`parse_duration`] duration above zero: a zero timeout would close every connection.
-fn parse_timeout(text: &str) -> Result<Duration, String> {
-    let duration = parse_duration(text)?;
-    if duration.is_zero() {
-        return Err(format!(
-            "{text} would close every connection; give a positive duration, e.g. 10s"
-        ));
-    }
-    Ok(duration)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ pub mod kubeconfig;
 pub mod logging;
 pub mod manifests;
 pub mod offline;
+pub mod output;
 pub mod report;
 pub mod revocation;
 

@@ -61,7 +61,7 @@ pub struct CheckArgs {
 
     /// For each request, show why each policy was or was not selected, whether it is bound
     /// and ready, and every evaluator finding per attribute.
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set, default_value_t = false, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub explain: bool,
 }
 

@@ -151,7 +151,7 @@ pub struct InspectArgs {
     pub ca: Option<PathBuf>,
 
     /// Check coverage for crlOnlyVerifyLeafCert: true (only client certificates need CRLs).
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set, default_value_t = false, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub leaf_only: bool,
 
     /// The time to check against (RFC 3339); default now.
@@ -204,7 +204,7 @@ pub struct VerifyArgs {
     pub crl: Vec<PathBuf>,
 
     /// Check the client certificate only (crlOnlyVerifyLeafCert: true).
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set, default_value_t = false, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub leaf_only: bool,
 
     /// The time of the handshake (RFC 3339); default now.

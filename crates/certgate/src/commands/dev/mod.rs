@@ -78,7 +78,7 @@ pub struct DevArgs {
     pub webhook_listen: SocketAddr,
 
     /// Serve the API alone, without certgate's webhook registered
-    #[arg(long, conflicts_with = "demo")]
+    #[arg(long, conflicts_with = "demo", value_name = "BOOL", action = clap::ArgAction::Set, default_value_t = false, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub no_webhook: bool,
 
     /// certgate's controllers to run against the sandbox, comma-separated, as cert-manager's
@@ -103,7 +103,7 @@ pub struct DevArgs {
     /// RBAC as the admin, each CertificateRequest as the identity it names — and print what
     /// admission said and the decisions on the requests as stored. Then exit, or, with
     /// --kubeconfig-out, keep serving so the result can be explored with kubectl
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set, default_value_t = false, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub demo: bool,
 
     /// Demonstrate issuance and revocation (issue #22's loop) with certgate's own controllers
@@ -112,7 +112,7 @@ pub struct DevArgs {
     /// Certificate it approves (issued into its Secret), one it denies (never issued, retried
     /// after the backoff), then `certgate revoke` and the CRL republished. Then exit, or, with
     /// --kubeconfig-out, keep serving
-    #[arg(long, conflicts_with = "demo")]
+    #[arg(long, conflicts_with = "demo", value_name = "BOOL", action = clap::ArgAction::Set, default_value_t = false, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub demo_issuance: bool,
 
     /// Timeouts and limits of client connections, for the API and the webhook alike.

@@ -74,7 +74,7 @@ pub struct ServeArgs {
     pub xds_tls_ca_file: Option<PathBuf>,
     /// Serve xDS over plain gRPC, without TLS (the TLS files are then ignored, as Contour's
     /// --insecure).
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set, default_value_t = false, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub insecure: bool,
     /// Address Envoy's HTTP listener binds.
     #[arg(long, default_value = "0.0.0.0")]
@@ -104,7 +104,7 @@ pub struct ServeArgs {
 
     /// Elect a leader with a Lease, so that of several replicas only one writes HTTPProxy
     /// statuses (all of them serve xDS). --leader-elect=false writes from this replica.
-    #[arg(long, value_name = "BOOL", action = ArgAction::Set, default_value_t = true)]
+    #[arg(long, value_name = "BOOL", action = ArgAction::Set, default_value_t = true, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub leader_elect: bool,
     /// Namespace of the leader election Lease [default: $POD_NAMESPACE, else certgate].
     #[arg(long, value_name = "NAMESPACE", env = "POD_NAMESPACE", default_value = "certgate")]

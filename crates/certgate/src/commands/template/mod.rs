@@ -71,7 +71,7 @@ pub struct ResolveArgs {
 
     /// Also print, on standard error, every object each policy's templates read (what a
     /// controller would watch).
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set, default_value_t = false, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub show_reads: bool,
 
     #[arg(short = 'o', long = "output", value_enum, default_value_t = ResolveFormat::Yaml)]

@@ -61,12 +61,12 @@ pub struct CertificateArgs {
 
     /// The certificates controller's first wait after a failed issuance, doubled after each
     /// further failure: give the value of its flag of this name (0 takes the default, 1h)
-    #[arg(long, value_name = "DURATION", default_value = "1h", value_parser = GoDuration::parse)]
+    #[arg(long, value_name = "DURATION", default_value = "1h", value_parser = crate::shared::duration::parse_go_duration)]
     pub certificate_request_minimum_backoff_duration: GoDuration,
 
     /// The longest wait between the certificates controller's issuance attempts: give the
     /// value of its flag of this name (0 takes the default, 32h)
-    #[arg(long, value_name = "DURATION", default_value = "32h", value_parser = GoDuration::parse)]
+    #[arg(long, value_name = "DURATION", default_value = "32h", value_parser = crate::shared::duration::parse_go_duration)]
     pub certificate_request_maximum_backoff_duration: GoDuration,
 
     #[command(flatten)]
