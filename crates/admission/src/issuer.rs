@@ -58,6 +58,25 @@ pub fn validate(config: &IssuerConfig) -> Vec<FieldError> {
     el
 }
 
+/// upstream's warning for an ACME issuer whose external account binding sets the deprecated
+/// `keyAlgorithm`.
+pub const DEPRECATED_EAB_KEY_ALGORITHM: &str = "ACME issuer spec field \
+    'externalAccount.keyAlgorithm' is deprecated. The value of this field will be ignored.";
+
+/// The warnings upstream's webhook returns with its answer (allowed or denied) for an
+/// Issuer's or ClusterIssuer's spec.
+pub fn warnings(config: &IssuerConfig) -> Vec<String> {
+    let key_algorithm = config
+        .acme
+        .as_ref()
+        .map_or("", |acme| text(acme, &["externalAccountBinding", "keyAlgorithm"]));
+    if key_algorithm.is_empty() {
+        Vec::new()
+    } else {
+        vec![DEPRECATED_EAB_KEY_ALGORITHM.to_owned()]
+    }
+}
+
 fn validate_ca(ca: &CaIssuer, path: &Path, el: &mut Vec<FieldError>) {
     if ca.secret_name.is_empty() {
         el.push(FieldError::required(path.child("secretName"), ""));

@@ -12,7 +12,7 @@ use serde_json::value::RawValue;
 
 use crate::lenient::Text;
 use crate::objects::{ObjectType, check_type, expect_type, is_object, present, wrong_type};
-use crate::verdict::Verdict;
+use crate::verdict::{DenialKind, Verdict};
 use crate::wire::AdmissionRequest;
 use crate::{certificate, issuer};
 
@@ -65,6 +65,11 @@ fn decode<S: DeserializeOwned + Default>(
 /// The verdict for `errors`: allowed when empty, else upstream's aggregate (at most
 /// [`MAX_REPORTED_ERRORS`] of them).
 pub(crate) fn verdict(errors: Vec<FieldError>) -> Verdict {
+    verdict_with_warnings(errors, Vec::new())
+}
+
+/// [`verdict`], carrying `warnings` either way, as upstream answers.
+fn verdict_with_warnings(errors: Vec<FieldError>, warnings: Vec<String>) -> Verdict {
     let total = errors.len();
     let mut texts: Vec<String> =
         errors.into_iter().take(MAX_REPORTED_ERRORS).map(|e| e.to_string()).collect();
@@ -75,8 +80,8 @@ pub(crate) fn verdict(errors: Vec<FieldError>) -> Verdict {
         ));
     }
     match aggregate_texts(texts) {
-        None => Verdict::allowed(),
-        Some(message) => Verdict::forbidden(message),
+        None => Verdict::Allowed { patch: None, warnings },
+        Some(message) => Verdict::Denied { kind: DenialKind::Forbidden, message, warnings },
     }
 }
 
@@ -92,7 +97,7 @@ pub(crate) fn validate_certificate(request: &AdmissionRequest<&RawValue>) -> Ver
 pub(crate) fn validate_issuer(request: &AdmissionRequest<&RawValue>, cluster: bool) -> Verdict {
     let expected = if cluster { CLUSTER_ISSUER } else { ISSUER };
     match decode::<IssuerConfig>(request, expected) {
-        Ok(config) => verdict(issuer::validate(&config)),
+        Ok(config) => verdict_with_warnings(issuer::validate(&config), issuer::warnings(&config)),
         Err(denied) => denied,
     }
 }

@@ -196,6 +196,31 @@ fn unknown_versions_wrong_kinds_and_mistyped_objects_are_denied() {
     assert!(!answer(&permissive(), Endpoint::Validate, &missing).allowed);
 }
 
+/// Upstream warns of the deprecated `externalAccountBinding.keyAlgorithm`, allowed or denied.
+#[test]
+fn the_deprecated_eab_key_algorithm_is_warned_about() {
+    let warning = "ACME issuer spec field 'externalAccount.keyAlgorithm' is deprecated. The value \
+                   of this field will be ignored.";
+    let eab =
+        json!({"keyID": "k", "keySecretRef": {"name": "s", "key": "k"}, "keyAlgorithm": "HS256"});
+    let valid = issuer(
+        "Issuer",
+        json!({"acme": {"server": "https://acme", "privateKeySecretRef": {"name": "a"}, "externalAccountBinding": eab}}),
+    );
+    let allowed =
+        answer(&permissive(), Endpoint::Validate, &kind_review("issuers", "CREATE", valid));
+    assert!(allowed.allowed);
+    assert_eq!(allowed.warnings, [warning]);
+    let invalid = issuer("ClusterIssuer", json!({"acme": {"externalAccountBinding": eab}}));
+    let denied = answer(
+        &permissive(),
+        Endpoint::Validate,
+        &kind_review("clusterissuers", "UPDATE", invalid),
+    );
+    assert!(!denied.allowed);
+    assert_eq!(denied.warnings, [warning]);
+}
+
 #[test]
 fn a_flood_of_bad_entries_is_reported_bounded() {
     let ips: Vec<String> = (0..10_000).map(|i| format!("not-an-ip-{i}")).collect();
