@@ -299,6 +299,11 @@ fn validate_literal_subject(
         ));
     }
     let at = path.child("literalSubject");
+    // certgate's bound: each error about the subject repeats it whole.
+    if literal.len() > MAX_LITERAL_SUBJECT_BYTES {
+        el.push(FieldError::too_long(at, Some(MAX_LITERAL_SUBJECT_BYTES)));
+        return;
+    }
     let attributes = match parse_dn(literal) {
         Ok(attributes) => attributes,
         Err(reason) => {
@@ -329,6 +334,8 @@ const KNOWN_ATTRIBUTE_TYPES: [&str; 10] =
 
 /// The most attributes a literal subject may hold before it is refused unread.
 const MAX_DN_ATTRIBUTES: usize = 256;
+/// The longest literal subject read (certgate's bound; X.509 subjects are far shorter).
+pub(crate) const MAX_LITERAL_SUBJECT_BYTES: usize = 16 * 1024;
 
 /// An RFC 4514 string's `type=value` pairs in written order, values unescaped.
 fn parse_dn(dn: &str) -> Result<Vec<(String, String)>, String> {

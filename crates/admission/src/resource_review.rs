@@ -26,6 +26,9 @@ pub(crate) const CLUSTER_ISSUER: ObjectType =
 /// The most field errors one answer lists; a hostile object with a million bad entries
 /// gets the first ones and a count of the rest, not a message a million lines long.
 pub(crate) const MAX_REPORTED_ERRORS: usize = 100;
+/// The most bytes of error texts one answer lists (the same bound, for errors whose values
+/// are long).
+pub(crate) const MAX_REPORTED_BYTES: usize = 256 * 1024;
 
 /// The object as this review reads it: its type and its spec (absent: Go's zero value).
 #[derive(Deserialize)]
@@ -71,12 +74,21 @@ pub(crate) fn verdict(errors: Vec<FieldError>) -> Verdict {
 /// [`verdict`], carrying `warnings` either way, as upstream answers.
 fn verdict_with_warnings(errors: Vec<FieldError>, warnings: Vec<String>) -> Verdict {
     let total = errors.len();
-    let mut texts: Vec<String> =
-        errors.into_iter().take(MAX_REPORTED_ERRORS).map(|e| e.to_string()).collect();
-    if total > MAX_REPORTED_ERRORS {
+    let mut texts: Vec<String> = Vec::new();
+    let mut bytes = 0usize;
+    for error in errors.into_iter().take(MAX_REPORTED_ERRORS) {
+        let text = error.to_string();
+        bytes = bytes.saturating_add(text.len());
+        if bytes > MAX_REPORTED_BYTES && !texts.is_empty() {
+            break;
+        }
+        texts.push(text);
+    }
+    if total > texts.len() {
         texts.push(format!(
-            "and {} more errors not shown (certgate lists at most {MAX_REPORTED_ERRORS})",
-            total - MAX_REPORTED_ERRORS
+            "and {} more errors not shown (certgate lists at most {MAX_REPORTED_ERRORS}, \
+             {MAX_REPORTED_BYTES} bytes)",
+            total - texts.len()
         ));
     }
     match aggregate_texts(texts) {

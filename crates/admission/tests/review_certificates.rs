@@ -242,8 +242,44 @@ fn a_flood_of_bad_entries_is_reported_bounded() {
     assert!(message.contains("spec.ipAddresses[99]: Invalid value"));
     assert!(!message.contains("spec.ipAddresses[100]:"));
     assert!(
-        message.ends_with("and 9900 more errors not shown (certgate lists at most 100)]"),
+        message.ends_with(
+            "and 9900 more errors not shown (certgate lists at most 100, 262144 bytes)]"
+        ),
         "{}",
         &message[message.len() - 100..]
+    );
+}
+
+#[test]
+fn long_values_are_reported_bounded_in_bytes() {
+    // 50 bad addresses of 20 KiB each: the answer stops before 256 KiB of texts.
+    let ips: Vec<String> = (0..50).map(|i| format!("{i}{}", "x".repeat(20 * 1024))).collect();
+    let object =
+        certificate(json!({"secretName": "s", "issuerRef": {"name": "ca"}, "ipAddresses": ips}));
+    let message = forbidden(
+        &permissive(),
+        Endpoint::Validate,
+        &kind_review("certificates", "CREATE", object),
+    );
+    assert!(message.len() < 256 * 1024 + 1024, "{}", message.len());
+    assert!(message.contains("spec.ipAddresses[11]: Invalid value"));
+    assert!(!message.contains("spec.ipAddresses[12]:"));
+    assert!(
+        message
+            .ends_with("and 38 more errors not shown (certgate lists at most 100, 262144 bytes)]")
+    );
+
+    // A literal subject past 16 KiB is refused unread, once.
+    let literal = format!("CN=a,{}", "X=y,".repeat(5000));
+    let object = certificate(
+        json!({"secretName": "s", "issuerRef": {"name": "ca"}, "dnsNames": ["a"], "literalSubject": literal}),
+    );
+    assert_eq!(
+        forbidden(
+            &permissive(),
+            Endpoint::Validate,
+            &kind_review("certificates", "CREATE", object)
+        ),
+        "spec.literalSubject: Too long: may not be more than 16384 bytes"
     );
 }
