@@ -658,7 +658,7 @@ fn validate_keystore(
 }
 
 /// apimachinery's `IsDNS1123Subdomain` messages for `name`.
-fn dns1123_subdomain_errors(name: &str) -> Vec<&'static str> {
+pub(crate) fn dns1123_subdomain_errors(name: &str) -> Vec<&'static str> {
     let mut errors = Vec::new();
     if name.len() > MAX_SUBDOMAIN {
         errors.push("must be no more than 253 characters");

@@ -6,13 +6,16 @@
 //! `ca` and `selfSigned` are checked in full. `acme`, `vault` and `venafi`, which certgate
 //! keeps as written and does not act on, get upstream's checks of their top-level fields
 //! (ACME: `server`, `privateKeySecretRef.name`, `caBundle`/`skipTLSVerify`,
-//! `externalAccountBinding.keyID`; Vault: `server`, `path`, the CA bundle and client
+//! `externalAccountBinding`, and each solver's type, HTTP01 ingress or Gateway settings,
+//! DNS01 CNAME strategy and provider count; Vault: `server`, `path`, the CA bundle and client
 //! certificate pairs, which `auth` method; Venafi: `zone` and which of `tpp`, `cloud`,
-//! `ngts`). Not checked: ACME solvers, Vault auth methods' own fields beyond the required
-//! ones below, and whether CA bundles hold certificates.
+//! `ngts`). Not checked: the DNS01 providers' own fields (but `webhook.solverName`) and
+//! `nameservers`, Vault auth methods' own fields beyond the required ones below, and whether
+//! CA bundles hold certificates.
 
 use certgate_api::cert_manager::{CaIssuer, IssuerConfig};
 use certgate_api::field::{BadValue, FieldError, Path};
+use certgate_api::gofmt::GoDuration;
 use serde_json::Value;
 
 const MORE_THAN_ONE: &str = "may not specify more than one issuer type";
@@ -153,6 +156,169 @@ fn validate_acme(acme: &Value, path: &Path, el: &mut Vec<FieldError>) {
                 "secret key is required",
             ));
         }
+    }
+    validate_solvers(acme, path, el);
+}
+
+/// The ACME solvers' checks: one solver type each, HTTP01's ingress or Gateway settings,
+/// DNS01's CNAME strategy and one provider (the providers' own fields are not checked).
+fn validate_solvers(acme: &Value, path: &Path, el: &mut Vec<FieldError>) {
+    let Some(solvers) = acme.get("solvers").and_then(Value::as_array) else { return };
+    for (i, solver) in solvers.iter().enumerate() {
+        let at = path.child("solvers").index(i);
+        let mut types = 0;
+        if set(solver, &["http01"]) {
+            types += 1;
+            validate_http01(&solver["http01"], &at.child("http01"), el);
+        }
+        if set(solver, &["dns01"]) {
+            if types > 0 {
+                el.push(FieldError::forbidden(
+                    at.clone(),
+                    "may not specify more than one solver type in a single solver",
+                ));
+            } else {
+                types += 1;
+                validate_dns01(&solver["dns01"], &at.child("dns01"), el);
+            }
+        }
+        if types == 0 {
+            el.push(FieldError::required(at.clone(), "no solver type configured"));
+        }
+        let wait = text(solver, &["waitInsteadOfSelfCheck"]);
+        if let Ok(duration) = GoDuration::parse(wait)
+            && duration.0 < 0
+        {
+            el.push(FieldError::invalid(
+                at.child("waitInsteadOfSelfCheck"),
+                BadValue::Json(Value::from(duration.0)),
+                "waitInsteadOfSelfCheck must not be negative",
+            ));
+        }
+    }
+}
+
+/// A Service type an HTTP01 solver may create, as upstream checks it.
+fn validate_service_type(solver: &Value, path: &Path, el: &mut Vec<FieldError>) {
+    let service_type = text(solver, &["serviceType"]);
+    if !matches!(service_type, "" | "ClusterIP" | "NodePort") {
+        el.push(FieldError::invalid(
+            path.child("serviceType"),
+            BadValue::Json(Value::from(service_type)),
+            "must be empty, \"ClusterIP\" or \"NodePort\"",
+        ));
+    }
+}
+
+fn validate_http01(http01: &Value, path: &Path, el: &mut Vec<FieldError>) {
+    let mut defined = 0;
+    if set(http01, &["ingress"]) {
+        defined += 1;
+        let ingress = &http01["ingress"];
+        let at = path.child("ingress");
+        let class_name = ingress.get("ingressClassName").and_then(Value::as_str);
+        let named =
+            [set(ingress, &["class"]), class_name.is_some(), !text(ingress, &["name"]).is_empty()];
+        if named.iter().filter(|n| **n).count() > 1 {
+            el.push(FieldError::forbidden(
+                at.clone(),
+                "only one of 'ingressClassName', 'name' or 'class' should be specified",
+            ));
+        }
+        if let Some(class_name) = class_name {
+            let errors = crate::certificate::dns1123_subdomain_errors(class_name);
+            if !errors.is_empty() {
+                el.push(FieldError::invalid(
+                    at.child("ingressClassName"),
+                    BadValue::Str(class_name.to_owned()),
+                    format!("must be a valid IngressClass name: {}", errors.join(", ")),
+                ));
+            }
+        }
+        validate_service_type(ingress, &at, el);
+    }
+    if set(http01, &["gatewayHTTPRoute"]) {
+        defined += 1;
+        // Upstream's path says `gateway`, not `gatewayHTTPRoute`.
+        let at = path.child("gateway");
+        let gateway = &http01["gatewayHTTPRoute"];
+        validate_service_type(gateway, &at, el);
+        let parents = gateway.get("parentRefs").and_then(Value::as_array);
+        for (i, parent) in parents.into_iter().flatten().enumerate() {
+            let name = text(parent, &["name"]);
+            let kind = set(parent, &["kind"]);
+            let at = at.child("parentRefs").index(i);
+            if kind && name.is_empty() {
+                el.push(FieldError::required(
+                    at.child("name"),
+                    "name is required when kind is specified",
+                ));
+                break;
+            }
+            if !name.is_empty() && !kind {
+                el.push(FieldError::required(
+                    at.child("kind"),
+                    "kind is required when name is specified",
+                ));
+                break;
+            }
+        }
+    }
+    match defined {
+        0 => el.push(FieldError::required(path.clone(), "no HTTP01 solver type configured")),
+        1 => {}
+        _ => el.push(FieldError::required(
+            path.clone(),
+            "only 1 HTTP01 solver type may be configured",
+        )),
+    }
+}
+
+/// The DNS01 providers in upstream's order, and whether upstream checks that no provider
+/// came before (it does not for `akamai`, the first, and `acmeDNS`).
+const DNS01_PROVIDERS: [(&str, bool); 9] = [
+    ("akamai", false),
+    ("azureDNS", true),
+    ("cloudDNS", true),
+    ("cloudflare", true),
+    ("route53", true),
+    ("acmeDNS", false),
+    ("digitalocean", true),
+    ("rfc2136", true),
+    ("webhook", true),
+];
+
+fn validate_dns01(dns01: &Value, path: &Path, el: &mut Vec<FieldError>) {
+    let strategy = text(dns01, &["cnameStrategy"]);
+    if !matches!(strategy, "" | "None" | "Follow") {
+        el.push(FieldError::invalid(
+            path.child("cnameStrategy"),
+            BadValue::Json(Value::from(strategy)),
+            "must be one of \"None\" or \"Follow\"",
+        ));
+    }
+    let mut providers = 0;
+    for (name, exclusive) in DNS01_PROVIDERS {
+        if !set(dns01, &[name]) {
+            continue;
+        }
+        if exclusive && providers > 0 {
+            el.push(FieldError::forbidden(
+                path.child(name),
+                "may not specify more than one provider type",
+            ));
+            continue;
+        }
+        providers += 1;
+        if name == "webhook" && text(dns01, &["webhook", "solverName"]).is_empty() {
+            el.push(FieldError::required(
+                path.child("webhook").child("solverName"),
+                "solver name must be specified",
+            ));
+        }
+    }
+    if providers == 0 {
+        el.push(FieldError::required(path.clone(), "no DNS01 provider configured"));
     }
 }
 

@@ -18,6 +18,11 @@ fn one_configured_type_passes() {
         json!({"ca": {"secretName": "root"}}),
         json!({"ca": {"secretName": "root", "ocspServers": ["http://ocsp"], "issuingCertificateURLs": ["http://ca"]}}),
         json!({"acme": {"server": "https://acme.example/dir", "privateKeySecretRef": {"name": "k"}}}),
+        json!({"acme": {"server": "https://acme.example/dir", "privateKeySecretRef": {"name": "k"}, "solvers": [
+            {"http01": {"ingress": {"ingressClassName": "nginx", "serviceType": "NodePort"}}, "waitInsteadOfSelfCheck": "30s"},
+            {"http01": {"gatewayHTTPRoute": {"parentRefs": [{"name": "gw", "kind": "Gateway"}]}}},
+            {"dns01": {"cnameStrategy": "Follow", "cloudflare": {"apiTokenSecretRef": {"name": "t", "key": "k"}}}, "selector": {"dnsZones": ["example.com"]}},
+        ]}}),
         json!({"vault": {"server": "https://vault", "path": "pki/sign/x", "auth": {"tokenSecretRef": {"name": "t", "key": "k"}}}}),
         json!({"venafi": {"zone": "z", "cloud": {"apiTokenSecretRef": {"name": "t"}}}}),
     ];
@@ -64,6 +69,42 @@ fn each_rule_answers_with_upstreams_text() {
                 "spec.acme.skipTLSVerify: Invalid value: true: caBundle and skipTLSVerify are mutually exclusive and cannot both be set",
                 "spec.acme.externalAccountBinding.keyID: Required value: the keyID field is required when using externalAccountBinding",
                 "spec.acme.externalAccountBinding.keySecretRef.key: Required value: secret key is required",
+            ],
+        ),
+        (
+            json!({"acme": {"server": "s", "privateKeySecretRef": {"name": "k"}, "solvers": [
+                {},
+                {"http01": {"ingress": {"class": "nginx", "name": "web", "ingressClassName": "Bad_Class", "serviceType": "LoadBalancer"}}, "dns01": {"webhook": {"solverName": "x"}}},
+                {"http01": {"ingress": {}, "gatewayHTTPRoute": {"parentRefs": [{"kind": "Gateway"}, {"name": "x"}]}}},
+                {"http01": {}},
+                {"dns01": {"cnameStrategy": "Sometimes", "cloudflare": {}, "route53": {}, "acmeDNS": {}, "webhook": {}}, "waitInsteadOfSelfCheck": "-5s"},
+                {"dns01": {}},
+            ]}}),
+            vec![
+                "spec.acme.solvers[0]: Required value: no solver type configured",
+                "spec.acme.solvers[1].http01.ingress: Forbidden: only one of 'ingressClassName', 'name' or 'class' should be specified",
+                "spec.acme.solvers[1].http01.ingress.ingressClassName: Invalid value: \"Bad_Class\": must be a valid IngressClass name: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+                "spec.acme.solvers[1].http01.ingress.serviceType: Invalid value: \"LoadBalancer\": must be empty, \"ClusterIP\" or \"NodePort\"",
+                "spec.acme.solvers[1]: Forbidden: may not specify more than one solver type in a single solver",
+                "spec.acme.solvers[2].http01.gateway.parentRefs[0].name: Required value: name is required when kind is specified",
+                "spec.acme.solvers[2].http01: Required value: only 1 HTTP01 solver type may be configured",
+                "spec.acme.solvers[3].http01: Required value: no HTTP01 solver type configured",
+                "spec.acme.solvers[4].dns01.cnameStrategy: Invalid value: \"Sometimes\": must be one of \"None\" or \"Follow\"",
+                "spec.acme.solvers[4].dns01.route53: Forbidden: may not specify more than one provider type",
+                "spec.acme.solvers[4].dns01.webhook: Forbidden: may not specify more than one provider type",
+                "spec.acme.solvers[4].waitInsteadOfSelfCheck: Invalid value: -5000000000: waitInsteadOfSelfCheck must not be negative",
+                "spec.acme.solvers[5].dns01: Required value: no DNS01 provider configured",
+            ],
+        ),
+        (
+            json!({"acme": {"server": "s", "privateKeySecretRef": {"name": "k"}, "solvers": [
+                {"http01": {"gatewayHTTPRoute": {"parentRefs": [{"name": "gw"}]}}},
+                {"dns01": {"acmeDNS": {}, "akamai": {}}},
+                {"dns01": {"webhook": {"groupName": "g"}}},
+            ]}}),
+            vec![
+                "spec.acme.solvers[0].http01.gateway.parentRefs[0].kind: Required value: kind is required when name is specified",
+                "spec.acme.solvers[2].dns01.webhook.solverName: Required value: solver name must be specified",
             ],
         ),
         (
