@@ -272,3 +272,65 @@ fn serving_durations_are_repeated_as_go_prints_them() {
          876000h (100 years)"
     );
 }
+
+/// No message certgate writes is a Rust `Debug` rendering (`{:?}`): names are quoted as Go's
+/// `%q` quotes them (`certgate_gofmt::quote`), durations printed as Go prints them. Checked
+/// over the sources, outside tests, so a new `{x:?}` in a message fails here.
+#[test]
+fn no_debug_formatting_in_messages() {
+    fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    assert!(files.len() > 50, "{} files under {}", files.len(), src.display());
+    let mut found = Vec::new();
+    for file in files {
+        let name = file.file_name().unwrap().to_string_lossy();
+        if name == "tests.rs"
+            || name == "testing.rs"
+            || file.components().any(|c| c.as_os_str() == "tests")
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        // Test modules come last in a file.
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for (index, line) in code.lines().enumerate() {
+            if line.contains(":?}") || line.contains(":#?}") {
+                let at = file.strip_prefix(&src).unwrap().display().to_string();
+                found.push(format!("src/{at}:{}: {}", index + 1, line.trim()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "Debug formatting in messages:\n{}", found.join("\n"));
+}
+
+/// A name with a control character is quoted as Go quotes it (`"\x7f"`), not as Rust's
+/// `Debug` does (`"\u{7f}"`).
+#[test]
+fn names_are_quoted_as_go_quotes_them() {
+    let err = Cli::try_parse_from([
+        "certgate",
+        "template",
+        "resolve",
+        "-f",
+        "policy.yaml",
+        "--cluster",
+        "c",
+        "--cluster-label",
+        "\u{7f}",
+    ])
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains(r#"expected KEY=VALUE, found "\x7f""#), "{err}");
+    assert!(!err.contains("\\u{"), "{err}");
+}

@@ -36,7 +36,7 @@ pub enum CrdsFormat {
 
 #[derive(Debug, thiserror::Error)]
 pub enum CrdsError {
-    #[error("cannot serialize CustomResourceDefinition {name:?} as YAML: {source}")]
+    #[error("cannot serialize CustomResourceDefinition {} as YAML: {source}", certgate_gofmt::quote(.name))]
     Yaml {
         name: String,
         #[source]

@@ -87,8 +87,9 @@ async fn resolve_issuer(
     let kind = reference.kind.as_deref().filter(|k| !k.is_empty()).unwrap_or("Issuer");
     if !group.is_empty() && group != "cert-manager.io" {
         return Err(RevokeError(format!(
-            "the issuer {kind} {:?} of group {group:?} is not a cert-manager CA issuer: only CA Issuers and ClusterIssuers publish CRLs",
-            reference.name
+            "the issuer {kind} {} of group {} is not a cert-manager CA issuer: only CA Issuers and ClusterIssuers publish CRLs",
+            certgate_gofmt::quote(&reference.name),
+            certgate_gofmt::quote(group)
         )));
     }
     let crl_secret = |annotations: &Option<std::collections::BTreeMap<String, String>>| {
@@ -124,7 +125,8 @@ async fn resolve_issuer(
             })
         }
         other => Err(RevokeError(format!(
-            "the issuer kind {other:?} is not Issuer or ClusterIssuer: only CA Issuers and ClusterIssuers publish CRLs"
+            "the issuer kind {} is not Issuer or ClusterIssuer: only CA Issuers and ClusterIssuers publish CRLs",
+            certgate_gofmt::quote(other)
         ))),
     }
 }

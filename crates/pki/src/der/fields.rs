@@ -2,7 +2,7 @@
 //! being read. Every structure certgate decodes by hand is flat (no recursion), so depth is
 //! bounded by construction.
 
-use asn1_rs::{Any, Class, Err as NomErr, Error as Asn1Error, FromDer, Needed, Tag};
+use asn1_rs::{Any, Class, DerConstraint, Err as NomErr, Error as Asn1Error, FromDer, Needed, Tag};
 
 /// A DER element and its complete encoding (tag, length and content).
 #[derive(Clone, Debug)]
@@ -195,10 +195,12 @@ fn describe(error: &NomErr<Asn1Error>) -> String {
         }
         NomErr::Incomplete(Needed::Unknown) => "truncated".to_string(),
         NomErr::Error(e) | NomErr::Failure(e) => match e {
-            Asn1Error::IndefiniteLengthUnexpected => {
+            Asn1Error::IndefiniteLengthUnexpected
+            | Asn1Error::DerConstraintFailed(DerConstraint::IndefiniteLength) => {
                 "indefinite length encoding is not DER".to_string()
             }
-            Asn1Error::DerConstraintFailed(c) => format!("not valid DER ({c:?})"),
+            // The constraint's own sentence, not its Rust name.
+            Asn1Error::DerConstraintFailed(c) => format!("not valid DER ({c})"),
             other => format!("invalid encoding ({other})"),
         },
     }
@@ -267,5 +269,10 @@ mod tests {
             "outer: truncated: the encoding needs 4 more bytes"
         );
         assert_eq!(read(&[], "outer").unwrap_err(), "outer: missing (the structure ends early)");
+        // BER's indefinite length, as a CSR from a BER encoder may carry it.
+        assert_eq!(
+            read(&[0x30, 0x80, 0x00, 0x00], "outer").unwrap_err(),
+            "outer: indefinite length encoding is not DER"
+        );
     }
 }

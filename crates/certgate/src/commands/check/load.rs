@@ -160,8 +160,9 @@ fn load_object(
                 errors_before: errors.len(),
                 at: at.clone(),
                 message: format!(
-                    "CertificateRequest {name:?}: status ignored, as the API server ignores it \
-                     on create: {errors}"
+                    "CertificateRequest {}: status ignored, as the API server ignores it \
+                     on create: {errors}",
+                    certgate_gofmt::quote(&name)
                 ),
             });
             validation::drop_status(&mut value);
@@ -178,7 +179,7 @@ fn load_object(
         Ok(()) => {}
         // A field the types cannot hold is a problem of that object only.
         Err(LoadError::Decode { at, kind, name, problem }) => {
-            let message = format!("{kind} {name:?}: {problem}");
+            let message = format!("{kind} {}: {problem}", certgate_gofmt::quote(&name));
             inputs.invalid.push(InvalidObject { at, message, errors_before: errors.len() });
         }
         Err(err) => errors.push(err),

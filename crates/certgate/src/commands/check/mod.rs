@@ -113,15 +113,18 @@ fn write_diagnostics(report: &Report, stderr: &mut dyn Write) -> std::io::Result
         for warning in &policy.warnings {
             writeln!(
                 stderr,
-                "warning: {}: CertificateRequestPolicy {:?}: {warning}",
-                policy.at, policy.name
+                "warning: {}: CertificateRequestPolicy {}: {warning}",
+                policy.at,
+                certgate_gofmt::quote(&policy.name)
             )?;
         }
         if !policy.ready {
             writeln!(
                 stderr,
-                "error: {}: CertificateRequestPolicy {:?}: {}",
-                policy.at, policy.name, policy.message
+                "error: {}: CertificateRequestPolicy {}: {}",
+                policy.at,
+                certgate_gofmt::quote(&policy.name),
+                policy.message
             )?;
         }
     }
@@ -129,9 +132,9 @@ fn write_diagnostics(report: &Report, stderr: &mut dyn Write) -> std::io::Result
         if matches!(result.decision, Verdict::Invalid | Verdict::Error) {
             writeln!(
                 stderr,
-                "error: {}: CertificateRequest {:?}: {}: {}",
+                "error: {}: CertificateRequest {}: {}: {}",
                 result.at,
-                format!("{}/{}", result.namespace, result.name),
+                certgate_gofmt::quote(&format!("{}/{}", result.namespace, result.name)),
                 result.decision.as_str(),
                 result.message
             )?;

@@ -200,8 +200,9 @@ fn write_text(
         for block in &file.other_blocks {
             writeln!(
                 out,
-                "  other PEM block {:?} at byte {} (not a CRL)",
-                block.label, block.offset
+                "  other PEM block {} at byte {} (not a CRL)",
+                certgate_gofmt::quote(&block.label),
+                block.offset
             )?;
         }
         if file.warnings.is_empty() {

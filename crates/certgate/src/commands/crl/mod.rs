@@ -188,7 +188,8 @@ fn parse_revoked(text: &str) -> Result<RevokedListing, String> {
     }
     text.parse::<usize>().map(RevokedListing::First).map_err(|_| {
         format!(
-            "{text:?} is not a number of entries or \"all\"; use e.g. --revoked=20 or --revoked=all"
+            "{} is not a number of entries or \"all\"; use e.g. --revoked=20 or --revoked=all",
+            certgate_gofmt::quote(text)
         )
     })
 }

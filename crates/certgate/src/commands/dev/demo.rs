@@ -241,7 +241,8 @@ fn resource(object: &Value) -> Result<ApiResource, DevError> {
             ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), plural)
         })
         .ok_or_else(|| {
-            DevError::Demo(format!("the examples hold a {kind:?}, which the demo does not apply"))
+            let kind = certgate_gofmt::quote(kind);
+            DevError::Demo(format!("the examples hold a {kind}, which the demo does not apply"))
         })
 }
 

@@ -107,8 +107,9 @@ pub async fn list_policies(
             match decode::<CertificateRequestPolicy>(object) {
                 Ok(policy) => policies.push(policy),
                 Err(err) => notes.push(format!(
-                    "CertificateRequestPolicy {name:?} was skipped: it does not decode ({err}); \
-                     the controller cannot read it either"
+                    "CertificateRequestPolicy {} was skipped: it does not decode ({err}); \
+                     the controller cannot read it either",
+                    certgate_gofmt::quote(&name)
                 )),
             }
         }
@@ -154,9 +155,11 @@ impl FetchedNamespace {
             Ok(found) => (Ok(found.metadata.labels.unwrap_or_default()), None),
             Err(kube::Error::Api(status)) if status.code == 403 => {
                 let note = format!(
-                    "the review fails because you may not read Namespace {name:?} ({}); the \
+                    "the review fails because you may not read Namespace {} ({}); the \
                      controller, which may, could decide: explain needs {}",
-                    status.message, call.permission
+                    certgate_gofmt::quote(name),
+                    status.message,
+                    call.permission
                 );
                 (Err(status.message), Some(note))
             }
@@ -173,7 +176,7 @@ impl NamespaceLookup for FetchedNamespace {
             self.labels.clone()
         } else {
             // A review only asks about its request's namespace.
-            Err(format!("namespaces {namespace:?} not found"))
+            Err(format!("namespaces {} not found", certgate_gofmt::quote(namespace)))
         }
     }
 }

@@ -189,14 +189,19 @@ async fn explain(args: &ExplainArgs, name: &str) -> Result<Explanation, ExplainE
     let server = connection.server.as_str();
 
     let call = Call {
-        what: format!("get CertificateRequest {:?}", format!("{namespace}/{name}")),
+        what: format!(
+            "get CertificateRequest {}",
+            certgate_gofmt::quote(&format!("{namespace}/{name}"))
+        ),
         permission: GET_REQUESTS,
         server,
     };
     let Some(cr) = cluster::get_request(client, &namespace, name, &call).await? else {
         return Err(ExplainError::NotFound(format!(
-            "CertificateRequest {name:?} not found in namespace {namespace:?}: check the name and \
-             -n/--namespace ('kubectl get certificaterequests -n {namespace}' lists them)"
+            "CertificateRequest {} not found in namespace {}: check the name and \
+             -n/--namespace ('kubectl get certificaterequests -n {namespace}' lists them)",
+            certgate_gofmt::quote(name),
+            certgate_gofmt::quote(&namespace)
         )));
     };
     let call = Call {
@@ -209,7 +214,7 @@ async fn explain(args: &ExplainArgs, name: &str) -> Result<Explanation, ExplainE
     let mut namespace_note = None;
     let namespaces = if cluster::needs_namespace(&policies) {
         let call = Call {
-            what: format!("get Namespace {namespace:?}"),
+            what: format!("get Namespace {}", certgate_gofmt::quote(&namespace)),
             permission: GET_NAMESPACES,
             server,
         };

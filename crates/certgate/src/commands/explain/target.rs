@@ -33,13 +33,15 @@ pub fn request_name(resource: &str, name: Option<&str>) -> Result<String, Explai
     if !is_certificate_request(resource) {
         return usage(format!(
             "explain only knows CertificateRequests (certificaterequest, certificaterequests, cr, \
-             crs), not {resource:?}: run 'certgate explain certificaterequest NAME'"
+             crs), not {}: run 'certgate explain certificaterequest NAME'",
+            certgate_gofmt::quote(resource)
         ));
     }
     match name {
         Some(name) if !name.is_empty() && !name.contains('/') => Ok(name.to_owned()),
         Some(name) if !name.is_empty() => {
-            usage(format!("{name:?} is not a CertificateRequest name: names cannot contain '/'"))
+            let name = certgate_gofmt::quote(name);
+            usage(format!("{name} is not a CertificateRequest name: names cannot contain '/'"))
         }
         _ => usage(
             "the name of the CertificateRequest to explain has to be provided: \

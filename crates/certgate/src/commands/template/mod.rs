@@ -89,6 +89,6 @@ pub enum ResolveFormat {
 fn parse_label(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
         Some((key, value)) if !key.is_empty() => Ok((key.to_owned(), value.to_owned())),
-        _ => Err(format!("expected KEY=VALUE, found {text:?}")),
+        _ => Err(format!("expected KEY=VALUE, found {}", certgate_gofmt::quote(text))),
     }
 }

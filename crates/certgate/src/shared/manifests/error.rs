@@ -58,20 +58,22 @@ pub enum LoadError {
     ListItems { at: Source },
 
     #[error(
-        "{at}: {kind} must have apiVersion {expected}, found {found:?}; convert the \
-         manifest to {expected}"
+        "{at}: {kind} must have apiVersion {expected}, found {}; convert the \
+         manifest to {expected}",
+        certgate_gofmt::quote(.found)
     )]
     WrongApiVersion { at: Source, kind: &'static str, expected: &'static str, found: String },
 
     #[error("{at}: {kind} has no metadata.name; every object needs a name")]
     MissingName { at: Source, kind: &'static str },
 
-    #[error("{at}: {kind} {name:?}: {problem}")]
+    #[error("{at}: {kind} {}: {problem}", certgate_gofmt::quote(.name))]
     Decode { at: Source, kind: &'static str, name: String, problem: Box<DecodeProblem> },
 
     #[error(
-        "{second}: duplicate {kind} {name:?} (first given at {first}); names are unique in a \
-         cluster, so remove or rename one"
+        "{second}: duplicate {kind} {} (first given at {first}); names are unique in a \
+         cluster, so remove or rename one",
+        certgate_gofmt::quote(.name)
     )]
     Duplicate { kind: &'static str, name: String, first: Source, second: Source },
 }

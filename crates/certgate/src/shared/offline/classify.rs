@@ -34,7 +34,8 @@ pub struct Ignored {
 
 impl fmt::Display for Ignored {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: ignoring {} {} {:?}", self.at, self.api_version, self.kind, self.name)
+        let name = certgate_gofmt::quote(&self.name);
+        write!(f, "{}: ignoring {} {} {name}", self.at, self.api_version, self.kind)
     }
 }
 

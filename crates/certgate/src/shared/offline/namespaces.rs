@@ -36,7 +36,7 @@ impl NamespaceLookup for NamespaceLabels {
         self.labels
             .get(namespace)
             .cloned()
-            .ok_or_else(|| format!("namespaces {namespace:?} not found"))
+            .ok_or_else(|| format!("namespaces {} not found", certgate_gofmt::quote(namespace)))
     }
 }
 
