@@ -10,8 +10,7 @@
 //! DNS01 CNAME strategy and provider count; Vault: `server`, `path`, the CA bundle and client
 //! certificate pairs, which `auth` method; Venafi: `zone` and which of `tpp`, `cloud`,
 //! `ngts`). Not checked: the DNS01 providers' own fields (but `webhook.solverName`) and
-//! `nameservers`, Vault auth methods' own fields beyond the required ones below, and whether
-//! CA bundles hold certificates.
+//! `nameservers`, and whether CA bundles hold certificates.
 
 use certgate_api::cert_manager::{CaIssuer, IssuerConfig};
 use certgate_api::field::{BadValue, FieldError, Path};
@@ -365,32 +364,84 @@ fn validate_vault(vault: &Value, path: &Path, el: &mut Vec<FieldError>) {
 
     let auth = vault.get("auth").unwrap_or(&Value::Null);
     let at = path.child("auth");
+    let dot_dot = |json: &[&str], field: Path, el: &mut Vec<FieldError>| {
+        let value = text(auth, json);
+        if contains_dot_dot_segment(value) {
+            el.push(FieldError::invalid(
+                field,
+                BadValue::Str(value.to_owned()),
+                "must not contain '..' path segments",
+            ));
+        }
+    };
     let mut methods = 0;
     if set(auth, &["tokenSecretRef"]) {
         methods += 1;
     }
     if set(auth, &["appRole"]) {
-        methods += 1;
+        let app_role = at.child("appRole");
         if text(auth, &["appRole", "roleId"]).is_empty() {
-            el.push(FieldError::required(at.child("appRole").child("roleId"), ""));
+            el.push(FieldError::required(app_role.child("roleId"), ""));
         }
         if text(auth, &["appRole", "secretRef", "name"]).is_empty() {
-            el.push(FieldError::required(at.child("appRole").child("secretRef").child("name"), ""));
+            el.push(FieldError::required(app_role.child("secretRef").child("name"), ""));
         }
+        dot_dot(&["appRole", "path"], app_role.child("path"), el);
+        methods += 1;
     }
+    // Upstream's paths name the internal field `path`; the JSON field is `mountPath`.
     if set(auth, &["clientCertificate"]) {
+        dot_dot(
+            &["clientCertificate", "mountPath"],
+            at.child("clientCertificate").child("path"),
+            el,
+        );
         methods += 1;
     }
     if set(auth, &["kubernetes"]) {
         methods += 1;
+        let kubernetes = at.child("kubernetes");
         if text(auth, &["kubernetes", "role"]).is_empty() {
-            el.push(FieldError::required(at.child("kubernetes").child("role"), ""));
+            el.push(FieldError::required(kubernetes.child("role"), ""));
+        }
+        dot_dot(&["kubernetes", "mountPath"], kubernetes.child("path"), el);
+        let mut references = 0;
+        if !text(auth, &["kubernetes", "secretRef", "name"]).is_empty() {
+            references += 1;
+        }
+        if set(auth, &["kubernetes", "serviceAccountRef"]) {
+            references += 1;
+            if text(auth, &["kubernetes", "serviceAccountRef", "name"]).is_empty() {
+                el.push(FieldError::required(
+                    kubernetes.child("serviceAccountRef").child("name"),
+                    "",
+                ));
+            }
+        }
+        let one_of = "please supply one of: secretRef, serviceAccountRef";
+        match references {
+            0 => el.push(FieldError::required(kubernetes, one_of)),
+            1 => {}
+            _ => el.push(FieldError::forbidden(kubernetes, one_of)),
         }
     }
     if set(auth, &["aws"]) {
         methods += 1;
+        let aws = at.child("aws");
         if text(auth, &["aws", "role"]).is_empty() {
-            el.push(FieldError::required(at.child("aws").child("role"), ""));
+            el.push(FieldError::required(aws.child("role"), ""));
+        }
+        dot_dot(&["aws", "mountPath"], aws.child("mountPath"), el);
+        if set(auth, &["aws", "serviceAccountRef"]) {
+            if text(auth, &["aws", "serviceAccountRef", "name"]).is_empty() {
+                el.push(FieldError::required(aws.child("serviceAccountRef").child("name"), ""));
+            }
+            if text(auth, &["aws", "iamRoleArn"]).is_empty() {
+                el.push(FieldError::required(
+                    aws.child("iamRoleArn"),
+                    "iamRoleArn is required when using serviceAccountRef for IRSA",
+                ));
+            }
         }
     }
     if methods == 0 {

@@ -127,6 +127,30 @@ fn each_rule_answers_with_upstreams_text() {
             ],
         ),
         (
+            json!({"vault": {"server": "s", "path": "p", "auth": {
+                "appRole": {"path": "../approle", "roleId": "r", "secretRef": {"name": "s", "key": "k"}},
+                "clientCertificate": {"mountPath": "/v1/auth/../cert"},
+                "kubernetes": {"role": "r", "mountPath": "..", "secretRef": {"name": "t"}, "serviceAccountRef": {}},
+                "aws": {"mountPath": "aws/..", "serviceAccountRef": {"name": "sa"}},
+            }}}),
+            vec![
+                "spec.vault.auth.appRole.path: Invalid value: \"../approle\": must not contain '..' path segments",
+                "spec.vault.auth.clientCertificate.path: Invalid value: \"/v1/auth/../cert\": must not contain '..' path segments",
+                "spec.vault.auth.kubernetes.path: Invalid value: \"..\": must not contain '..' path segments",
+                "spec.vault.auth.kubernetes.serviceAccountRef.name: Required value",
+                "spec.vault.auth.kubernetes: Forbidden: please supply one of: secretRef, serviceAccountRef",
+                "spec.vault.auth.aws.role: Required value",
+                "spec.vault.auth.aws.mountPath: Invalid value: \"aws/..\": must not contain '..' path segments",
+                "spec.vault.auth.aws.iamRoleArn: Required value: iamRoleArn is required when using serviceAccountRef for IRSA",
+            ],
+        ),
+        (
+            json!({"vault": {"server": "s", "path": "p", "auth": {"kubernetes": {"role": "r", "mountPath": "/v1/auth/k8s..x"}}}}),
+            vec![
+                "spec.vault.auth.kubernetes: Required value: please supply one of: secretRef, serviceAccountRef",
+            ],
+        ),
+        (
             json!({"venafi": {}}),
             vec![
                 "spec.venafi.zone: Required value",
