@@ -256,12 +256,18 @@ impl fmt::Display for PolicyOutcome {
 impl fmt::Display for Binding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let state = if self.allowed { "bound" } else { "not bound" };
-        // Kubernetes gives no reason when no rule matched (NoOpinion).
+        // Kubernetes gives no reason when no rule matched (NoOpinion), and some authorizers
+        // none when they allow; RBAC's own reason starts with the `RBAC: ` this line already
+        // has (`RBAC: allowed by ...`).
         let reason = match self.reason.as_str() {
             "" if !self.allowed => "no Role or ClusterRole bound to the requester allows it",
-            reason => reason,
+            reason => reason.strip_prefix("RBAC: ").unwrap_or(reason),
         };
-        writeln!(f, "  RBAC: {state} ({reason})")?;
+        if reason.is_empty() {
+            writeln!(f, "  RBAC: {state}")?;
+        } else {
+            writeln!(f, "  RBAC: {state} ({reason})")?;
+        }
         let sar = &self.access_review;
         writeln!(
             f,

@@ -173,7 +173,7 @@ both!(
         );
         assert!(
             out.contains(
-                "RBAC: bound (RBAC: allowed by ClusterRoleBinding \"example-policies-service-accounts\""
+                "RBAC: bound (allowed by ClusterRoleBinding \"example-policies-service-accounts\""
             ),
             "{out}"
         );

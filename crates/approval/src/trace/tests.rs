@@ -124,7 +124,7 @@ policy "restricted": not bound to the requester
   readiness: NotReady: plugin down
 policy "team": denied
   selector: selected
-  RBAC: bound (RBAC: allowed)
+  RBAC: bound (allowed)
     SubjectAccessReview: user "system:serviceaccount:team-a:app", groups ["system:serviceaccounts"], uid "", verb "use", group "policy.cert-manager.io", resource "certificaterequestpolicies", name "team", namespace "team-a"
   readiness: Ready
   evaluator allowed: denied
@@ -192,6 +192,16 @@ fn text_form_explains_a_denial_without_reason() {
         ),
         "{text}"
     );
+}
+
+#[test]
+fn text_form_gives_no_empty_parentheses_for_an_allowance_without_reason() {
+    let mut trace = sample();
+    let binding = trace.policies[2].binding.as_mut().expect("sample has a binding");
+    binding.reason = String::new();
+    let text = trace.to_string();
+    assert!(text.contains("  RBAC: bound\n"), "{text}");
+    assert!(!text.contains("()"), "{text}");
 }
 
 #[test]
