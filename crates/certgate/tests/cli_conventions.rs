@@ -334,3 +334,53 @@ fn names_are_quoted_as_go_quotes_them() {
     assert!(err.contains(r#"expected KEY=VALUE, found "\x7f""#), "{err}");
     assert!(!err.contains("\\u{"), "{err}");
 }
+
+/// Runs certgate with `input` on standard input: (status, stdout, stderr).
+fn run_with_stdin(args: &[&str], input: &[u8]) -> (i32, String, String) {
+    use std::io::Write as _;
+    let mut child = certgate()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+/// `-` is standard input wherever a command reads files: the PEM inputs of `crl inspect` and
+/// `crl verify` as the manifests of `check -f -`, `crl check -f -` and `template resolve -f -`
+/// (tested with those commands); read once even where verify reads a CRL input twice.
+#[test]
+fn a_dash_reads_standard_input() {
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/crl");
+    let crl = fixtures.join("crl.pem");
+    let crl_path = crl.to_str().unwrap();
+    let crl_bytes = std::fs::read(&crl).unwrap();
+    let at = "--at=2026-06-01T00:00:00Z";
+
+    let (status, from_file, stderr) = run(&["crl", "inspect", crl_path, at]);
+    assert_eq!((status, stderr.as_str()), (0, ""));
+    let (status, from_stdin, stderr) = run_with_stdin(&["crl", "inspect", "-", at], &crl_bytes);
+    assert_eq!((status, stderr.as_str()), (0, ""));
+    assert_eq!(from_stdin, from_file.replacen(&format!("{crl_path}:"), "-:", 1));
+
+    let ca = fixtures.join("ca.crt");
+    let client = fixtures.join("client-revoked.crt");
+    let verify = |crl: &str| {
+        ["crl", "verify", "--ca", ca.to_str().unwrap(), "--crl", crl, client.to_str().unwrap(), at]
+            .map(str::to_owned)
+    };
+    let (status, from_file, _) = run(&verify(crl_path).each_ref().map(String::as_str));
+    assert_eq!(status, 1);
+    assert!(from_file.starts_with("revoked\n"), "{from_file}");
+    let (status, from_stdin, stderr) =
+        run_with_stdin(&verify("-").each_ref().map(String::as_str), &crl_bytes);
+    assert_eq!((status, from_stdin, stderr.as_str()), (1, from_file, ""));
+}

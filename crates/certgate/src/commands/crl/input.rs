@@ -10,15 +10,58 @@ use serde_json::Value;
 use super::error::InputError;
 use crate::shared::manifests::load_values;
 
-/// Reads a PEM file, refusing anything above certgate-crl's bundle limit (reads at most one
-/// byte past it, so special files without a size are bounded too).
-pub fn read_pem(path: &Path, limits: &Limits) -> Result<Vec<u8>, InputError> {
-    let io = |source| InputError::Read { path: path.to_path_buf(), source };
-    let file = std::fs::File::open(path).map_err(io)?;
+/// Where PEM inputs come from: files, and `-` for standard input. Standard input is read
+/// once, however often `-` is named (`verify` reads each CRL input twice), and every read of
+/// `-` gets the same bytes.
+pub struct PemInputs<'a> {
+    stdin: Option<Box<dyn Read + 'a>>,
+    stdin_bytes: Option<Vec<u8>>,
+}
+
+impl<'a> PemInputs<'a> {
+    /// Inputs whose `-` is `stdin`.
+    pub fn new(stdin: impl Read + 'a) -> Self {
+        PemInputs { stdin: Some(Box::new(stdin)), stdin_bytes: None }
+    }
+
+    fn stdin(&mut self, path: &Path, limits: &Limits) -> Result<Vec<u8>, InputError> {
+        if let Some(bytes) = &self.stdin_bytes {
+            return Ok(bytes.clone());
+        }
+        let Some(stdin) = self.stdin.take() else {
+            // Only after a failed read, which was reported then.
+            let source = std::io::Error::other("standard input could not be read before");
+            return Err(InputError::Read { path: path.to_path_buf(), source });
+        };
+        let bytes = read_bounded(stdin, path, limits)?;
+        self.stdin_bytes = Some(bytes.clone());
+        Ok(bytes)
+    }
+}
+
+/// Reads a PEM file (`-`: standard input), refusing anything above certgate-crl's bundle
+/// limit (reads at most one byte past it, so special files without a size are bounded too).
+pub fn read_pem(
+    inputs: &mut PemInputs<'_>,
+    path: &Path,
+    limits: &Limits,
+) -> Result<Vec<u8>, InputError> {
+    if path == Path::new("-") {
+        return inputs.stdin(path, limits);
+    }
+    let file = std::fs::File::open(path)
+        .map_err(|source| InputError::Read { path: path.to_path_buf(), source })?;
+    read_bounded(file, path, limits)
+}
+
+fn read_bounded(reader: impl Read, path: &Path, limits: &Limits) -> Result<Vec<u8>, InputError> {
     let limit = limits.max_bundle_bytes;
     let mut bytes = Vec::new();
     let take = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    file.take(take).read_to_end(&mut bytes).map_err(io)?;
+    reader
+        .take(take)
+        .read_to_end(&mut bytes)
+        .map_err(|source| InputError::Read { path: path.to_path_buf(), source })?;
     if bytes.len() > limit {
         return Err(InputError::TooLarge { path: path.to_path_buf(), limit });
     }
@@ -28,11 +71,15 @@ pub fn read_pem(path: &Path, limits: &Limits) -> Result<Vec<u8>, InputError> {
 /// Reads several PEM files as one bundle, in order, as Envoy receives concatenated Secret
 /// data. A newline is put between files so a file without a final newline cannot glue its END
 /// line to the next BEGIN line. Every unreadable file is reported.
-pub fn read_pems(paths: &[PathBuf], limits: &Limits) -> Result<Vec<u8>, Vec<InputError>> {
+pub fn read_pems(
+    inputs: &mut PemInputs<'_>,
+    paths: &[PathBuf],
+    limits: &Limits,
+) -> Result<Vec<u8>, Vec<InputError>> {
     let mut all = Vec::new();
     let mut errors = Vec::new();
     for path in paths {
-        match read_pem(path, limits) {
+        match read_pem(inputs, path, limits) {
             Ok(bytes) => {
                 all.extend_from_slice(&bytes);
                 if !bytes.ends_with(b"\n") {

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::Outcome;
 use super::error::{CrlError, InputError};
-use super::input::{now_or, read_pem};
+use super::input::{PemInputs, now_or, read_pem};
 use super::output::{Format, expiry, not_yet_valid, write_json};
 use super::verify::load_cas;
 use super::{InspectArgs, RevokedListing};
@@ -90,19 +90,23 @@ impl From<&Warning> for WarningReport {
 }
 
 /// Runs `inspect`; returns 0 without warnings, 1 with any.
-pub fn run(args: &InspectArgs, stdout: &mut dyn Write) -> Result<Outcome, CrlError> {
+pub fn run(
+    args: &InspectArgs,
+    inputs: &mut PemInputs<'_>,
+    stdout: &mut dyn Write,
+) -> Result<Outcome, CrlError> {
     let limits = Limits::default();
     let now = now_or(args.at);
     let mut errors = Vec::new();
     let cas = match &args.ca {
         None => None,
         Some(path) => {
-            load_cas(std::slice::from_ref(path), &limits).map_err(|e| errors.extend(e)).ok()
+            load_cas(inputs, std::slice::from_ref(path), &limits).map_err(|e| errors.extend(e)).ok()
         }
     };
     let mut bundles = Vec::new();
     for path in &args.files {
-        match read_pem(path, &limits).and_then(|bytes| {
+        match read_pem(inputs, path, &limits).and_then(|bytes| {
             CrlBundle::parse(&bytes, &limits)
                 .map_err(|source| InputError::Bundle { path: path.clone(), source })
         }) {

@@ -142,7 +142,8 @@ pub enum CrlCommand {
 
 #[derive(Debug, Args)]
 pub struct InspectArgs {
-    /// PEM files of CRLs (a crl.pem); each is inspected as one bundle.
+    /// PEM files of CRLs (a crl.pem); each is inspected as one bundle. `-` reads standard
+    /// input.
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
 
@@ -196,7 +197,8 @@ fn parse_revoked(text: &str) -> Result<RevokedListing, String> {
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// The CA bundle Envoy trusts (trusted_ca; Contour's ca.crt). Repeat to concatenate.
+    /// The CA bundle Envoy trusts (trusted_ca; Contour's ca.crt). Repeat to concatenate. Any
+    /// FILE, CERT or CHAIN may be `-`, standard input (read once).
     #[arg(long, value_name = "FILE", required = true)]
     pub ca: Vec<PathBuf>,
 
@@ -250,8 +252,8 @@ pub fn run(
     stderr: &mut dyn Write,
 ) -> Result<u8, CrlError> {
     let outcome = match &args.command {
-        CrlCommand::Inspect(args) => inspect::run(args, stdout)?,
-        CrlCommand::Verify(args) => verify::run(args, stdout)?,
+        CrlCommand::Inspect(args) => inspect::run(args, &mut input::PemInputs::new(stdin), stdout)?,
+        CrlCommand::Verify(args) => verify::run(args, &mut input::PemInputs::new(stdin), stdout)?,
         CrlCommand::Check(args) => check::run(args, stdin, stdout)?,
     };
     match outcome {

@@ -9,17 +9,22 @@ use certgate_crl::{
 };
 
 use super::error::{CrlError, InputError};
-use super::input::{now_or, read_pems};
+use super::input::{PemInputs, now_or, read_pems};
 use super::{Outcome, VerifyArgs};
 
 /// Runs `verify`: prints the verdict word, the reason, and a line when rustls would answer
 /// differently; returns 0 only for `accepted`.
-pub fn run(args: &VerifyArgs, stdout: &mut dyn Write) -> Result<Outcome, CrlError> {
+pub fn run(
+    args: &VerifyArgs,
+    inputs: &mut PemInputs<'_>,
+    stdout: &mut dyn Write,
+) -> Result<Outcome, CrlError> {
     let limits = Limits::default();
     let mut errors = Vec::new();
-    let cas = load_cas(&args.ca, &limits).map_err(|e| errors.extend(e)).ok();
-    let crls = load_crls(&args.crl, &limits).map_err(|e| errors.extend(e)).ok();
-    let chain = load_chain(&args.cert, &args.chain, &limits).map_err(|e| errors.extend(e)).ok();
+    let cas = load_cas(inputs, &args.ca, &limits).map_err(|e| errors.extend(e)).ok();
+    let crls = load_crls(inputs, &args.crl, &limits).map_err(|e| errors.extend(e)).ok();
+    let chain =
+        load_chain(inputs, &args.cert, &args.chain, &limits).map_err(|e| errors.extend(e)).ok();
     let (Some(cas), Some(crls), Some(chain)) = (cas, crls, chain) else {
         return Ok(Err(errors));
     };
@@ -40,11 +45,15 @@ pub fn run(args: &VerifyArgs, stdout: &mut dyn Write) -> Result<Outcome, CrlErro
 /// The `--ca` files as one `trusted_ca` (Contour concatenates the CA Secrets' `ca.crt`). A
 /// certificate that does not parse would make Envoy refuse the whole context, so it is an
 /// input error here rather than a verdict.
-pub(super) fn load_cas(paths: &[PathBuf], limits: &Limits) -> Result<CaBundle, Vec<InputError>> {
+pub(super) fn load_cas(
+    inputs: &mut PemInputs<'_>,
+    paths: &[PathBuf],
+    limits: &Limits,
+) -> Result<CaBundle, Vec<InputError>> {
     let mut errors = Vec::new();
     let mut all = CaBundle::default();
     for path in paths {
-        let parsed = read_pems(std::slice::from_ref(path), limits).and_then(|bytes| {
+        let parsed = read_pems(inputs, std::slice::from_ref(path), limits).and_then(|bytes| {
             CaBundle::parse(&bytes, limits)
                 .map_err(|source| vec![InputError::Bundle { path: path.clone(), source }])
         });
@@ -77,12 +86,16 @@ pub(super) fn load_cas(paths: &[PathBuf], limits: &Limits) -> Result<CaBundle, V
 
 /// The `--crl` files as one `crl` data source. CRLs whose DER does not parse stay in the
 /// bundle: Envoy's reaction to them (refusing the context) is part of the verdict.
-fn load_crls(paths: &[PathBuf], limits: &Limits) -> Result<CrlBundle, Vec<InputError>> {
+fn load_crls(
+    inputs: &mut PemInputs<'_>,
+    paths: &[PathBuf],
+    limits: &Limits,
+) -> Result<CrlBundle, Vec<InputError>> {
     let mut errors = Vec::new();
     // Each file on its own first: one without any CRL block is a wrong path, and a size
     // problem should name its file.
     for path in paths {
-        let parsed = read_pems(std::slice::from_ref(path), limits).and_then(|bytes| {
+        let parsed = read_pems(inputs, std::slice::from_ref(path), limits).and_then(|bytes| {
             CrlBundle::parse(&bytes, limits)
                 .map_err(|source| vec![InputError::Bundle { path: path.clone(), source }])
         });
@@ -97,7 +110,7 @@ fn load_crls(paths: &[PathBuf], limits: &Limits) -> Result<CrlBundle, Vec<InputE
     if !errors.is_empty() {
         return Err(errors);
     }
-    let bytes = read_pems(paths, limits)?;
+    let bytes = read_pems(inputs, paths, limits)?;
     CrlBundle::parse(&bytes, limits).map_err(|source| {
         vec![InputError::Bundle { path: paths.first().cloned().unwrap_or_default(), source }]
     })
@@ -106,6 +119,7 @@ fn load_crls(paths: &[PathBuf], limits: &Limits) -> Result<CrlBundle, Vec<InputE
 /// The client certificate first, then the intermediates it sends (from CERT itself after its
 /// first certificate, then from each CHAIN file).
 fn load_chain(
+    inputs: &mut PemInputs<'_>,
     cert: &Path,
     chain: &[PathBuf],
     limits: &Limits,
@@ -115,7 +129,7 @@ fn load_chain(
     for (index, path) in std::iter::once(cert).chain(chain.iter().map(PathBuf::as_path)).enumerate()
     {
         let what = if index == 0 { "CERT" } else { "CHAIN" };
-        let parsed = read_pems(&[path.to_path_buf()], limits).and_then(|bytes| {
+        let parsed = read_pems(inputs, &[path.to_path_buf()], limits).and_then(|bytes| {
             parse_chain_pem(&bytes, limits)
                 .map_err(|source| vec![InputError::Bundle { path: path.to_path_buf(), source }])
         });
