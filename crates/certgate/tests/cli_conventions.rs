@@ -384,3 +384,22 @@ fn a_dash_reads_standard_input() {
         run_with_stdin(&verify("-").each_ref().map(String::as_str), &crl_bytes);
     assert_eq!((status, from_stdin, stderr.as_str()), (1, from_file, ""));
 }
+
+/// `crl verify -o json` gives the text's verdict and reason as one document.
+#[test]
+fn crl_verify_speaks_json() {
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/crl");
+    let file = |name: &str| fixtures.join(name).to_str().unwrap().to_owned();
+    let (ca, crl, client) = (file("ca.crt"), file("crl.pem"), file("client-revoked.crt"));
+    let args = ["crl", "verify", "--ca", &ca, "--crl", &crl, &client, "--at=2026-06-01T00:00:00Z"];
+    let (status, text, _) = run(&args);
+    assert_eq!(status, 1);
+    let (status, json, stderr) = run(&[&args[..], &["-o", "json"]].concat());
+    assert_eq!((status, stderr.as_str()), (1, ""));
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(json["envoy"]["verdict"], lines.next().unwrap());
+    assert_eq!(json["envoy"]["reason"], lines.next().unwrap());
+    assert_eq!(json["rustls"]["verdict"], "revoked");
+    assert_eq!(json["path"][0], "CN=client revoked");
+}

@@ -86,7 +86,8 @@ reason on the second:
                       certificate, issuer without cRLSign, unhandled critical CRL
                       extension, a CRL Envoy cannot load
 
-When certgate's own rustls/webpki stack would answer differently, a third line says so.
+When certgate's own rustls/webpki stack would answer differently, a third line says so. With
+-o json, one document: {\"envoy\": {\"verdict\", \"reason\"}, \"rustls\": {...}, \"path\": [...]}.
 
 Without --leaf-only every certificate of the path, the trust anchor included, needs a CRL from
 its issuer (Envoy's default, crlOnlyVerifyLeafCert: false): a root without its own CRL makes
@@ -221,6 +222,10 @@ pub struct VerifyArgs {
     /// Intermediate certificates the client sends (PEM).
     #[arg(value_name = "CHAIN")]
     pub chain: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Text)]
+    pub output: Format,
 }
 
 #[derive(Debug, Args)]

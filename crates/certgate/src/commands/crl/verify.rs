@@ -10,6 +10,7 @@ use certgate_crl::{
 
 use super::error::{CrlError, InputError};
 use super::input::{PemInputs, now_or, read_pems};
+use super::output::{Format, write_json};
 use super::{Outcome, VerifyArgs};
 
 /// Runs `verify`: prints the verdict word, the reason, and a line when rustls would answer
@@ -30,14 +31,19 @@ pub fn run(
     };
     let mode = RevocationMode::from_only_verify_leaf_cert_crl(args.leaf_only);
     let evaluation = evaluate(&chain, &cas, &crls, mode, now_or(args.at));
-    writeln!(stdout, "{}", evaluation.envoy.verdict)?;
-    writeln!(stdout, "{}", evaluation.envoy.reason)?;
-    if evaluation.rustls.verdict != evaluation.envoy.verdict {
-        writeln!(
-            stdout,
-            "rustls differs: certgate's rustls/webpki stack would answer {} ({})",
-            evaluation.rustls.verdict, evaluation.rustls.reason
-        )?;
+    match args.output {
+        Format::Json => write_json(stdout, &evaluation)?,
+        Format::Text => {
+            writeln!(stdout, "{}", evaluation.envoy.verdict)?;
+            writeln!(stdout, "{}", evaluation.envoy.reason)?;
+            if evaluation.rustls.verdict != evaluation.envoy.verdict {
+                writeln!(
+                    stdout,
+                    "rustls differs: certgate's rustls/webpki stack would answer {} ({})",
+                    evaluation.rustls.verdict, evaluation.rustls.reason
+                )?;
+            }
+        }
     }
     Ok(Ok(if evaluation.envoy.verdict == Verdict::Accepted { 0 } else { 1 }))
 }
