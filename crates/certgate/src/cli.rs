@@ -5,8 +5,8 @@
 use clap::{Parser, Subcommand};
 
 use crate::commands::{
-    check, completion, controller, crds, crl, decide, dev, edge, explain, renew, revoke, status,
-    template, version, webhook,
+    check, completion, controller, crds, crl, decide, dev, edge, explain, man, renew, revoke,
+    status, template, version, webhook,
 };
 
 /// certgate: trust decisions for Kubernetes, compatible with cert-manager and approver-policy.
@@ -66,6 +66,9 @@ pub enum Command {
     /// Print a shell completion script (bash, zsh, fish, ...).
     #[command(long_about = completion::COMPLETION_LONG_ABOUT)]
     Completion(completion::CompletionArgs),
+    /// Write man pages for certgate and every command into a directory.
+    #[command(long_about = man::MAN_LONG_ABOUT)]
+    Man(man::ManArgs),
 }
 
 #[cfg(test)]

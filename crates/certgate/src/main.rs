@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use certgate::cli::{Cli, Command};
 use certgate::commands::{
-    check, completion, controller, crds, crl, decide, dev, edge, explain, renew, revoke, status,
-    template, version, webhook,
+    check, completion, controller, crds, crl, decide, dev, edge, explain, man, renew, revoke,
+    status, template, version, webhook,
 };
 use certgate::shared::output::{self, QuietPipe};
 use certgate::shared::report::{CheckStatus, OutputError};
@@ -117,6 +117,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Completion(args) => {
             let script = completion::render(args.shell, &mut Cli::command());
             stdout.write_all(&script).and_then(|()| stdout.flush())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man(args) => {
+            let written = man::write_pages(Cli::command(), &args.dir)?;
+            writeln!(stdout, "wrote {} man pages to {}", written.len(), args.dir.display())?;
+            stdout.flush()?;
             Ok(ExitCode::SUCCESS)
         }
     }

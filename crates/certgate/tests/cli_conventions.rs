@@ -403,3 +403,34 @@ fn crl_verify_speaks_json() {
     assert_eq!(json["rustls"]["verdict"], "revoked");
     assert_eq!(json["path"][0], "CN=client revoked");
 }
+
+/// `certgate man DIR` writes a page for every command of the tree, and says where when it
+/// cannot write.
+#[test]
+fn man_pages_cover_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("man1");
+    let (status, stdout, stderr) = run(&["man", out.to_str().unwrap()]);
+    assert_eq!((status, stderr.as_str()), (0, ""));
+    let mut expected = 0;
+    for (path, _) in commands() {
+        // `help` and the copies of the tree under it are clap's, not commands.
+        if path.iter().any(|name| name == "help") {
+            continue;
+        }
+        expected += 1;
+        let page = out.join(format!("{}.1", path.join("-")));
+        let text = std::fs::read_to_string(&page)
+            .unwrap_or_else(|err| panic!("{}: {err}", page.display()));
+        assert!(text.contains(&format!(".TH {} 1", path.join("-"))), "{}", page.display());
+    }
+    assert!(expected > 20, "{expected}");
+    assert_eq!(stdout, format!("wrote {expected} man pages to {}\n", out.display()));
+
+    let file = dir.path().join("not-a-directory");
+    std::fs::write(&file, "x").unwrap();
+    let (status, _, stderr) = run(&["man", file.to_str().unwrap()]);
+    // certgate's status for a command that could not run.
+    assert_eq!(status, 2);
+    assert!(stderr.starts_with("error: cannot create the directory "), "{stderr}");
+}

@@ -12,6 +12,7 @@ pub mod decide;
 pub mod dev;
 pub mod edge;
 pub mod explain;
+pub mod man;
 pub mod renew;
 pub mod revoke;
 pub mod status;
