@@ -434,3 +434,29 @@ fn man_pages_cover_every_command() {
     assert_eq!(status, 2);
     assert!(stderr.starts_with("error: cannot create the directory "), "{stderr}");
 }
+
+/// `-o` is the same everywhere: `-o`/`--output`, with values among `text`, `wide`, `json`
+/// and `yaml`.
+#[test]
+fn output_formats_have_the_same_names_everywhere() {
+    let mut count = 0;
+    for (path, command) in commands() {
+        for arg in command.get_arguments() {
+            let long = arg.get_long();
+            if long != Some("output") && arg.get_short() != Some('o') {
+                continue;
+            }
+            count += 1;
+            let path = path.join(" ");
+            assert_eq!((arg.get_short(), long), (Some('o'), Some("output")), "{path}");
+            for value in arg.get_possible_values() {
+                assert!(
+                    ["text", "wide", "json", "yaml"].contains(&value.get_name()),
+                    "{path} -o {}",
+                    value.get_name()
+                );
+            }
+        }
+    }
+    assert!(count >= 9, "the walk found only {count} -o flags");
+}
