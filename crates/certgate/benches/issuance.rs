@@ -1,4 +1,5 @@
-//! Issue #22's issuance bench: 1,000 Certificates created at once, approved by a
+//! Issue #22's issuance bench: 1,000 Certificates created at once, admitted by certgate's
+//! webhook (requester stamped, Certificate validated), approved by a
 //! CertificateRequestPolicy (`policy-approver`), signed by a CA Issuer
 //! (`certificaterequests-issuer-ca`) and stored by the `certificates` controller, all
 //! against the sandbox API server of this process. Measured from the first create until
@@ -168,6 +169,15 @@ async fn issue_all(ca_pem: &str, ca_key: &str) -> Run {
     let sandbox = start(SandboxOptions::default()).await.unwrap();
     let config = config(&sandbox.kubeconfig()).await;
     let admin = kube::Client::try_from(config.clone()).unwrap();
+    // certgate's webhook, as `certgate dev` runs it: it stamps each request's requester (the
+    // identity the policy's RBAC check is about) and validates the Certificates.
+    let webhook = certgate::commands::dev::webhook::start(
+        std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+        certgate_serving::ConnectionPolicy::default(),
+        admin.clone(),
+    )
+    .await
+    .unwrap();
     setup(&admin, ca_pem, ca_key).await;
     let requests = Arc::new(AtomicU64::new(0));
     let controllers = counting_client(config, Arc::clone(&requests));
@@ -219,6 +229,7 @@ async fn issue_all(ca_pem: &str, ca_key: &str) -> Run {
     for task in running {
         let _ = task.await;
     }
+    let _ = webhook.shutdown(Duration::from_secs(1)).await;
     sandbox.shutdown();
     Run { elapsed, requests: made }
 }

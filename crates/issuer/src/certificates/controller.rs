@@ -391,7 +391,46 @@ fn error_policy(
     error: &ReconcileError,
     context: Arc<Context>,
 ) -> Action {
+    if error.is_conflict() {
+        // The cached Certificate was older than the one stored (our own write's watch event
+        // not seen yet): nothing is wrong, look again as soon as the cache catches up.
+        tracing::debug!(controller = NAME, certificate = %describe(&certificate), "stale copy; retrying");
+        return Action::requeue(CONFLICT_RETRY);
+    }
     tracing::warn!(controller = NAME, certificate = %describe(&certificate), error = %error, "reconcile failed");
     context.metrics.error(NAME);
     Action::requeue(Duration::from_secs(5))
+}
+
+/// How soon a pass that lost a write to a newer copy runs again.
+const CONFLICT_RETRY: Duration = Duration::from_millis(200);
+
+impl ReconcileError {
+    /// A write refused because the object changed since it was read (409).
+    fn is_conflict(&self) -> bool {
+        matches!(self, ReconcileError::Api { source, .. } if is_status(source, 409))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn api_error(code: u16) -> ReconcileError {
+        let status = kube::core::Status { code, ..Default::default() };
+        ReconcileError::Api {
+            action: "write the status",
+            certificate: "payments/web".to_owned(),
+            source: kube::Error::Api(Box::new(status)),
+        }
+    }
+
+    #[test]
+    fn only_a_lost_write_counts_as_a_conflict() {
+        assert!(api_error(409).is_conflict());
+        assert!(!api_error(403).is_conflict());
+        assert!(!api_error(500).is_conflict());
+        let key = ReconcileError::Key { certificate: "a/b".to_owned(), message: "x".to_owned() };
+        assert!(!key.is_conflict());
+    }
 }

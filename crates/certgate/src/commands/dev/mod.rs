@@ -4,7 +4,8 @@
 mod demo;
 mod demo_issuance;
 mod issuers;
-mod webhook;
+/// Also started by the issuance bench, as `certgate dev` starts it.
+pub mod webhook;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
