@@ -32,6 +32,10 @@ use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::discovery::ApiResource;
 use serde_json::{Value, json};
 
+#[path = "support/memory.rs"]
+mod memory;
+use memory::peak_memory_mib;
+
 const REQUESTS: usize = 10_000;
 const POLICIES: usize = 50;
 const NAMESPACES: usize = 100;
@@ -243,15 +247,6 @@ fn pure_reviews(csrs: &[Vec<u8>]) -> Duration {
         assert!(review.outcome.is_ok());
     }
     started.elapsed()
-}
-
-fn peak_memory_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map_or(0.0, |kib| kib / 1024.0)
 }
 
 fn controller(c: &mut Criterion) {

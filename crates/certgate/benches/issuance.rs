@@ -24,6 +24,10 @@ use kube::api::{Api, ListParams, Patch, PatchParams, PostParams};
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use serde_json::json;
 
+#[path = "support/memory.rs"]
+mod memory;
+use memory::peak_memory_mib;
+
 const CERTIFICATES: usize = 1_000;
 const NAMESPACE: &str = "bench";
 
@@ -262,15 +266,6 @@ fn pure_issuance(ca_pem: &str, ca_key: &str) -> Duration {
         sign_with_ca(&template, &ca, &IssuerUrls::default(), &serial).unwrap();
     }
     started.elapsed()
-}
-
-fn peak_memory_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map_or(0.0, |kib| kib / 1024.0)
 }
 
 fn median(mut values: Vec<f64>) -> f64 {

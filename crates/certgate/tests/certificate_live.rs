@@ -7,55 +7,14 @@
 //! backoff.
 
 use std::path::Path;
-use std::process::Command;
-use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 
 mod dev_support;
+use dev_support::issuance::{ca, eventually, indented, openssl};
 use dev_support::*;
 
-/// Generous: the controllers react within milliseconds, but CI machines are shared.
-const DEADLINE: Duration = Duration::from_secs(90);
-
 const CONTROLLERS: &str = "--controllers=policy-approver,policy-readiness,issuers,certificaterequests-issuer-ca,certificates";
-
-fn eventually<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
-    let start = Instant::now();
-    loop {
-        if let Some(value) = check() {
-            return value;
-        }
-        assert!(start.elapsed() < DEADLINE, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
-fn openssl(args: &[&str]) -> String {
-    let output = Command::new("openssl").args(args).output().expect("openssl is installed");
-    assert!(
-        output.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
-
-fn indented(text: &str, spaces: usize) -> String {
-    let pad = " ".repeat(spaces);
-    text.lines().map(|line| format!("{pad}{line}\n")).collect()
-}
-
-/// A CA certificate and its key (PEM).
-fn ca() -> (String, String) {
-    let key = rcgen::KeyPair::generate().unwrap();
-    let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
-    params.distinguished_name.push(rcgen::DnType::CommonName, "payments CA");
-    params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
-    params.key_usages =
-        vec![rcgen::KeyUsagePurpose::KeyCertSign, rcgen::KeyUsagePurpose::DigitalSignature];
-    (params.self_signed(&key).unwrap().pem(), key.serialize_pem())
-}
 
 /// The CA Issuer `ca`, and a policy approving DNS names of services of the request's own
 /// namespace for it (any other name is denied), usable by every authenticated user.
@@ -129,7 +88,7 @@ both!(
     fn a_certificate_approved_by_policy_lands_in_its_secret_and_a_denied_one_backs_off(server) {
         let dev = server.start_with(&["--controllers=-*"]);
         let dir = tempfile::tempdir().unwrap();
-        let (ca_pem, ca_key) = ca();
+        let (ca_pem, ca_key) = ca("payments CA");
         let ca_file = dir.path().join("ca.pem");
         std::fs::write(&ca_file, &ca_pem).unwrap();
         setup(&dev, &ca_pem, &ca_key);

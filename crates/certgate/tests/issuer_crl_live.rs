@@ -7,30 +7,15 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 
 mod dev_support;
+use dev_support::issuance::eventually;
 use dev_support::*;
 
 const CONTROLLERS: &str =
     "--controllers=issuers,clusterissuers,certificaterequests-issuer-ca,issuers-crl";
-
-/// Generous: the controllers react within milliseconds, but CI machines are shared.
-const PATIENCE: Duration = Duration::from_secs(60);
-
-/// Retries `probe` every 250 ms until it answers, failing the test after [`PATIENCE`].
-fn wait_for<T>(what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
-    let began = Instant::now();
-    while began.elapsed() < PATIENCE {
-        if let Some(found) = probe() {
-            return found;
-        }
-        std::thread::sleep(Duration::from_millis(250));
-    }
-    panic!("gave up waiting for {what} after {PATIENCE:?}");
-}
 
 /// Runs `openssl`; its output, whatever the exit status.
 fn run_openssl(args: &[&str]) -> Output {
@@ -123,7 +108,7 @@ fn issue(dev: &Dev, dir: &Path, name: &str, kind: &str, issuer: &str) -> PathBuf
     dev.ok_with(&["create", "-f", "-"], Some(&manifest));
     let (code, said) = dev.certgate(&dev.kubeconfig, &["approve", name, "-n", "payments"]);
     assert_eq!(code, 0, "{said}");
-    let encoded = wait_for(&format!("{name} to be signed"), || {
+    let encoded = eventually(&format!("{name} to be signed"), || {
         let text = dev.ok(&[
             "get",
             "certificaterequest",
@@ -160,7 +145,7 @@ fn published_crl(
     ready: impl Fn(&str) -> bool,
 ) -> (PathBuf, String) {
     let target = dir.join(file);
-    let text = wait_for(&format!("crl.pem in {namespace}/{secret}"), || {
+    let text = eventually(&format!("crl.pem in {namespace}/{secret}"), || {
         let encoded = dev.kubectl(
             &["get", "secret", secret, "-n", namespace, "-o", r"jsonpath={.data.crl\.pem}"],
             None,
@@ -326,7 +311,7 @@ both!(
         assert!(text.contains("Key Compromise"), "{text}");
         let (passed, said) = crl_check(&web, &ca, &crl);
         assert!(!passed && said.contains("certificate revoked"), "{said}");
-        wait_for("the CRLPublished event of number 2", || {
+        eventually("the CRLPublished event of number 2", || {
             notes(&dev, "payments", "ca", "CRLPublished")
                 .contains(&"Published CRL number 2 with 1 revoked certificates to secret payments/ca-crl".to_owned())
                 .then_some(())

@@ -7,29 +7,14 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 
 mod dev_support;
+use dev_support::issuance::{ca, eventually, indented, openssl};
 use dev_support::*;
 
-/// Generous: the controllers react within milliseconds, but CI machines are shared.
-const DEADLINE: Duration = Duration::from_secs(60);
-
 const CONTROLLERS: &str = "--controllers=issuers,clusterissuers,certificaterequests-issuer-ca,certificaterequests-issuer-selfsigned";
-
-/// Polls `check` until it returns `Some`, or fails with `what` after [`DEADLINE`].
-fn eventually<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
-    let start = Instant::now();
-    loop {
-        if let Some(value) = check() {
-            return value;
-        }
-        assert!(start.elapsed() < DEADLINE, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
 
 /// `<status> <reason>: <message>` of the object's Ready condition, once it has one.
 fn ready(dev: &Dev, kind: &str, namespace: Option<&str>, name: &str) -> Option<String> {
@@ -91,12 +76,6 @@ fn event(dev: &Dev, namespace: &str, name: &str, reason: &str) -> String {
     })
 }
 
-/// Indents `text` by `spaces` on every line (for block scalars).
-fn indented(text: &str, spaces: usize) -> String {
-    let pad = " ".repeat(spaces);
-    text.lines().map(|line| format!("{pad}{line}\n")).collect()
-}
-
 fn tls_secret(namespace: &str, name: &str, certificate: Option<&str>, key: &str) -> String {
     let mut manifest = format!(
         "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {name}\n  namespace: {namespace}\n\
@@ -107,18 +86,6 @@ fn tls_secret(namespace: &str, name: &str, certificate: Option<&str>, key: &str)
         manifest.push_str(&format!("  tls.crt: |\n{}", indented(certificate, 4)));
     }
     manifest
-}
-
-/// A CA certificate and its key (PEM).
-fn ca() -> (String, String) {
-    let key = rcgen::KeyPair::generate().unwrap();
-    let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
-    params.distinguished_name.push(rcgen::DnType::CommonName, "certgate test CA");
-    params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
-    params.key_usages =
-        vec![rcgen::KeyUsagePurpose::KeyCertSign, rcgen::KeyUsagePurpose::DigitalSignature];
-    let certificate = params.self_signed(&key).unwrap();
-    (certificate.pem(), key.serialize_pem())
 }
 
 /// A request for `dns` (its CSR's common name too) to the issuer `kind`/`issuer`, valid
@@ -154,16 +121,6 @@ fn pem_to_file(dev: &Dev, name: &str, path: &str, dir: &Path, file: &str) -> std
     out
 }
 
-fn openssl(args: &[&str]) -> String {
-    let output = Command::new("openssl").args(args).output().expect("openssl is installed");
-    assert!(
-        output.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
-
 /// Seconds since the epoch of an `openssl x509 -dates` time (`Nov 29 11:30:00 2026 GMT`).
 fn epoch(openssl_time: &str) -> i64 {
     let output = Command::new("date").args(["-u", "-d", openssl_time, "+%s"]).output().unwrap();
@@ -185,7 +142,7 @@ both!(
         for namespace in ["payments", "issuers-home"] {
             dev.ok(&["create", "namespace", namespace]);
         }
-        let (ca_pem, ca_key) = ca();
+        let (ca_pem, ca_key) = ca("certgate test CA");
         let ca_file = dir.path().join("ca.pem");
         std::fs::write(&ca_file, &ca_pem).unwrap();
         dev.ok_with(&["apply", "-f", "-"], Some(&tls_secret("payments", "ca-key-pair", Some(&ca_pem), &ca_key)));

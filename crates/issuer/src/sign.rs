@@ -99,7 +99,8 @@ pub fn issuer_kind(cr: &CertificateRequest) -> &str {
     }
 }
 
-fn conditions(cr: &CertificateRequest) -> Vec<Condition<'_>> {
+/// A request's `status.conditions` as the issuance decisions read them.
+pub(crate) fn conditions(cr: &CertificateRequest) -> Vec<Condition<'_>> {
     cr.status
         .as_ref()
         .and_then(|s| s.conditions.as_deref())

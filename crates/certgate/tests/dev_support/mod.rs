@@ -4,6 +4,7 @@
 //! never skip). [`both!`] runs one test body against each (docs/real-cluster.md).
 #![allow(dead_code)]
 
+pub mod issuance;
 #[path = "../real_cluster/mod.rs"]
 pub mod real_cluster;
 

@@ -250,16 +250,7 @@ async fn perform(
             return Ok(recheck_after.map_or_else(Action::await_change, Action::requeue));
         }
         Step::WriteStatus { status, events, result } => {
-            let mut updated = certificate.clone();
-            updated.status = Some(status);
-            certificates
-                .replace_status(
-                    certificate.metadata.name.as_deref().unwrap_or_default(),
-                    &PostParams::default(),
-                    &updated,
-                )
-                .await
-                .map_err(api_error("write the status", certificate))?;
+            write_status(&certificates, certificate, status).await?;
             if result != "status" {
                 context.metrics.decision(NAME, result);
                 tracing::info!(controller = NAME, certificate = %who, result, "synced");
@@ -362,16 +353,7 @@ async fn perform(
                 secrets.create(&PostParams::default(), &secret).await
             };
             written.map_err(api_error("write the Secret", certificate))?;
-            let mut updated = certificate.clone();
-            updated.status = Some(status);
-            certificates
-                .replace_status(
-                    certificate.metadata.name.as_deref().unwrap_or_default(),
-                    &PostParams::default(),
-                    &updated,
-                )
-                .await
-                .map_err(api_error("write the status", certificate))?;
+            write_status(&certificates, certificate, status).await?;
             context.metrics.decision(NAME, "issued");
             tracing::info!(controller = NAME, certificate = %who, "issued");
             ("issued", events)
@@ -384,6 +366,26 @@ async fn perform(
     tracing::debug!(controller = NAME, certificate = %who, step = result, "synced");
     // The write wakes the Certificate again through a watch; the requeue is a safety net.
     Ok(Action::requeue(Duration::from_secs(60)))
+}
+
+/// Replaces the Certificate's status with `status` (an update of the cached copy: a stale
+/// one fails with a conflict, retried by [`error_policy`]).
+async fn write_status(
+    certificates: &Api<Certificate>,
+    certificate: &Certificate,
+    status: certgate_api::cert_manager::CertificateStatus,
+) -> Result<(), ReconcileError> {
+    let mut updated = certificate.clone();
+    updated.status = Some(status);
+    certificates
+        .replace_status(
+            certificate.metadata.name.as_deref().unwrap_or_default(),
+            &PostParams::default(),
+            &updated,
+        )
+        .await
+        .map(|_| ())
+        .map_err(api_error("write the status", certificate))
 }
 
 fn error_policy(

@@ -16,7 +16,7 @@ use certgate_api::CertificateRequest;
 use certgate_api::cert_manager::Condition as CertCondition;
 use certgate_api::cert_manager::{Certificate, CertificateStatus};
 use certgate_issuance::backoff::{BackoffConfig, FailureRecord, NextRequest};
-use certgate_issuance::condition::{Condition, ConditionUpdate, Event, TRUE, types};
+use certgate_issuance::condition::{ConditionUpdate, Event, TRUE, types};
 use certgate_issuance::issuing::{self, Failure, IssuedCertificate, RequestOutcome, RequestState};
 use certgate_issuance::trigger::{
     self, CsrKey, CurrentRequestFacts, IssuerAnnotations, IssuerRef, PolicyInput, SecretFacts,
@@ -132,24 +132,6 @@ fn cert_conditions(certificate: &Certificate) -> &[CertCondition] {
 
 fn issuing_condition(certificate: &Certificate) -> Option<&CertCondition> {
     cert_conditions(certificate).iter().find(|c| c.type_ == types::ISSUING)
-}
-
-fn request_conditions(request: &CertificateRequest) -> Vec<Condition<'_>> {
-    request
-        .status
-        .as_ref()
-        .and_then(|s| s.conditions.as_deref())
-        .unwrap_or_default()
-        .iter()
-        .map(|c| {
-            Condition::new(
-                &c.type_,
-                &c.status,
-                c.reason.as_deref().unwrap_or_default(),
-                c.message.as_deref().unwrap_or_default(),
-            )
-        })
-        .collect()
 }
 
 fn revision_of(request: &CertificateRequest) -> Option<i64> {
@@ -489,7 +471,7 @@ fn fail(
 
 /// A request that failed before this issuance began: the request manager replaces it.
 fn failed_before(request: &CertificateRequest, issuing_since: Option<DateTime<Utc>>) -> bool {
-    let conditions = request_conditions(request);
+    let conditions = crate::sign::conditions(request);
     let failed = certgate_issuance::condition::is_denied(&conditions)
         || certgate_issuance::condition::has_invalid_request(&conditions)
         || certgate_issuance::condition::ready_reason(&conditions)
@@ -574,7 +556,7 @@ fn issue(
     };
 
     // The issuing controller.
-    let conditions = request_conditions(request);
+    let conditions = crate::sign::conditions(request);
     let state = RequestState {
         conditions: &conditions,
         failure_time: request.status.as_ref().and_then(|s| parse_time(s.failure_time.as_deref())),
