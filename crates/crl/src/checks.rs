@@ -237,7 +237,7 @@ fn check_crl(
             _ if info.next_update.is_none() => WebpkiRejection::NoNextUpdate,
             _ if !info.has_extensions => WebpkiRejection::NoExtensions,
             _ if info.delta_base.is_some() => WebpkiRejection::Delta,
-            other => WebpkiRejection::Other(format!("{other:?}")),
+            other => WebpkiRejection::Other(crate::webpki_text::describe(&other)),
         };
         out.push(Warning::WebpkiRejects { crl: number, issuer: issuer(), reason });
     }

@@ -88,6 +88,7 @@ mod sigalg;
 mod time;
 mod verdict;
 mod verify;
+mod webpki_text;
 
 pub use bundle::{CaBundle, CaItem, CrlBundle, CrlItem, OtherBlock, parse_chain_pem};
 pub use cert::Cert;

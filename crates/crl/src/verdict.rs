@@ -211,7 +211,10 @@ fn envoy_outcome(
             Verdict::UnknownCa,
             "no valid path to a CA of the bundle (issuer unknown or signatures do not verify)",
         ),
-        Err(e) => Outcome::new(Verdict::Rejected, format!("chain verification fails: {e:?}")),
+        Err(e) => Outcome::new(
+            Verdict::Rejected,
+            format!("chain verification fails: {}", crate::webpki_text::describe(&e)),
+        ),
     }
 }
 
@@ -392,7 +395,7 @@ fn rustls_outcome(
                 }
                 _ => Verdict::Rejected,
             };
-            Outcome::new(verdict, format!("webpki: {e:?}"))
+            Outcome::new(verdict, format!("webpki: {}", crate::webpki_text::describe(&e)))
         }
     }
 }
