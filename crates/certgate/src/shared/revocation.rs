@@ -17,6 +17,7 @@ use certgate_crl::build::{
 };
 use certgate_issuer::crl::decide::CRL_SECRET_ANNOTATION;
 use certgate_issuer::crl::effects::{describe_error, is_conflict, secret_data, with_key};
+use certgate_issuer::generic::IssuerApi;
 use k8s_openapi::api::core::v1::Secret;
 use kube::api::{Api, PostParams};
 
@@ -92,43 +93,54 @@ async fn resolve_issuer(
             certgate_gofmt::quote(group)
         )));
     }
-    let crl_secret = |annotations: &Option<std::collections::BTreeMap<String, String>>| {
-        annotations.as_ref().and_then(|a| a.get(CRL_SECRET_ANNOTATION)).cloned()
-    };
     match kind {
         "Issuer" => {
             let label = format!("Issuer '{namespace}/{}'", reference.name);
-            let issuer = Api::<Issuer>::namespaced(client.clone(), namespace)
-                .get_opt(&reference.name)
-                .await
-                .map_err(|e| server(&e, &format!("cannot read {label}")))?
-                .ok_or_else(|| RevokeError(format!("{label} not found")))?;
-            Ok(ResolvedIssuer {
-                label,
-                crl_secret: crl_secret(&issuer.metadata.annotations),
-                config: issuer.spec.config,
-                resource_namespace: namespace.to_owned(),
-            })
+            fetch_issuer::<Issuer>(client, Some(namespace), &reference.name, label, namespace).await
         }
         "ClusterIssuer" => {
             let label = format!("ClusterIssuer '{}'", reference.name);
-            let issuer = Api::<ClusterIssuer>::all(client.clone())
-                .get_opt(&reference.name)
-                .await
-                .map_err(|e| server(&e, &format!("cannot read {label}")))?
-                .ok_or_else(|| RevokeError(format!("{label} not found")))?;
-            Ok(ResolvedIssuer {
+            fetch_issuer::<ClusterIssuer>(
+                client,
+                None,
+                &reference.name,
                 label,
-                crl_secret: crl_secret(&issuer.metadata.annotations),
-                config: issuer.spec.config,
-                resource_namespace: cluster_resource_namespace.to_owned(),
-            })
+                cluster_resource_namespace,
+            )
+            .await
         }
         other => Err(RevokeError(format!(
             "the issuer kind {} is not Issuer or ClusterIssuer: only CA Issuers and ClusterIssuers publish CRLs",
             certgate_gofmt::quote(other)
         ))),
     }
+}
+
+/// Reads an Issuer or ClusterIssuer (through the issuer crate's `IssuerApi`, as its
+/// controllers do): its configuration, CRL Secret annotation and resource namespace.
+async fn fetch_issuer<I: IssuerApi>(
+    client: &kube::Client,
+    namespace: Option<&str>,
+    name: &str,
+    label: String,
+    cluster_resource_namespace: &str,
+) -> Result<ResolvedIssuer, RevokeError> {
+    let issuer = I::api(client.clone(), namespace)
+        .get_opt(name)
+        .await
+        .map_err(|e| server(&e, &format!("cannot read {label}")))?
+        .ok_or_else(|| RevokeError(format!("{label} not found")))?;
+    Ok(ResolvedIssuer {
+        label,
+        crl_secret: issuer
+            .meta()
+            .annotations
+            .as_ref()
+            .and_then(|a| a.get(CRL_SECRET_ANNOTATION))
+            .cloned(),
+        config: issuer.config().clone(),
+        resource_namespace: issuer.resource_namespace(cluster_resource_namespace).to_owned(),
+    })
 }
 
 /// Where a resolved issuer publishes its CRL, or why it does not.
