@@ -10,6 +10,10 @@
 //! tests do not share its shared memory) and is killed when its test ends.
 
 mod support;
+// The certgate crate's tests pick ports for their processes through this one helper too.
+#[path = "../../certgate/tests/ports/mod.rs"]
+mod ports;
+use ports::free_port;
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -310,10 +314,6 @@ async fn get(port: u16) -> Option<String> {
     let mut response = String::new();
     stream.read_to_string(&mut response).await.ok()?;
     response.split_once("\r\n\r\n").map(|(_, body)| body.to_owned())
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 fn acked_everything(server: &Server) -> bool {

@@ -10,31 +10,16 @@ pub mod live;
 pub mod pki;
 pub mod processes;
 
-use std::net::TcpListener;
+// Several harness modules include it; its reservations are process-wide (see there).
+#[allow(clippy::duplicate_mod)]
+#[path = "../ports/mod.rs"]
+mod ports;
+pub use ports::free_port;
+
 use std::time::{Duration, Instant};
 
 /// Bounds every wait (a cluster, a process, Envoy taking a configuration); not measured.
 pub const HANG_GUARD: Duration = Duration::from_secs(90);
-
-/// A port free on 127.0.0.1 right now, below Linux's ephemeral range (32768–60999): Envoy
-/// binds its listeners only once configured, seconds later, and a port from the ephemeral
-/// range can meanwhile be taken by any outgoing connection of the machine (a kubectl, an
-/// API server's etcd client). Below it, only another test picking the same port can collide.
-pub fn free_port() -> u16 {
-    use std::sync::atomic::{AtomicU16, Ordering};
-    // Spread the tests of one binary over the range from a per-process start.
-    static NEXT: AtomicU16 = AtomicU16::new(0);
-    let span = 32768 - 20000;
-    let start = (std::process::id() as u64 * 7919 % span) as u16;
-    for _ in 0..span {
-        let offset = (start as u64 + NEXT.fetch_add(1, Ordering::Relaxed) as u64 * 13) % span;
-        let port = 20000 + offset as u16;
-        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
-            return port;
-        }
-    }
-    panic!("no free port on 127.0.0.1 in 20000-32767")
-}
 
 /// Polls `probe` every 100 ms until it gives `Ok`, at most [`HANG_GUARD`]; then panics with
 /// `what`, the last `Err` (what was seen instead) and `context` (logs).

@@ -16,7 +16,6 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::{Condvar, Mutex};
@@ -24,6 +23,11 @@ use std::time::{Duration, Instant};
 
 #[path = "../real_tools/mod.rs"]
 mod real_tools;
+
+// Several harness modules include it; its reservations are process-wide (see there).
+#[allow(clippy::duplicate_mod)]
+#[path = "../ports/mod.rs"]
+mod ports;
 
 /// Real clusters running at once in one test process.
 pub const MAX_CLUSTERS: usize = 2;
@@ -132,7 +136,7 @@ impl RealCluster {
             _slot: slot,
         };
         let root = cluster.dir().to_owned();
-        let [etcd_client, etcd_peer, api] = free_ports();
+        let [etcd_client, etcd_peer, api] = ports::free_ports();
 
         // A throw-away service-account signing key, and the users.
         let genrsa = Command::new("openssl")
@@ -424,14 +428,6 @@ fn spawn(dir: &Path, name: &str, command: &mut Command) -> Child {
         .stderr(log)
         .spawn()
         .unwrap_or_else(|err| panic!("cannot start {name}: {err}"))
-}
-
-/// Three distinct free loopback ports (bound at once, then released).
-fn free_ports() -> [u16; 3] {
-    let listeners: Vec<TcpListener> =
-        (0..3).map(|_| TcpListener::bind("127.0.0.1:0").unwrap()).collect();
-    let ports: Vec<u16> = listeners.iter().map(|l| l.local_addr().unwrap().port()).collect();
-    [ports[0], ports[1], ports[2]]
 }
 
 fn run_kubectl(kubeconfig: &Path, args: &[&str], input: Option<&str>) -> Output {

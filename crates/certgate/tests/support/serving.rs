@@ -129,10 +129,11 @@ fn stop(child: &mut Child) {
     let _ = child.wait();
 }
 
-/// A loopback port free at the time of asking.
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
+// Several harness modules include it; its reservations are process-wide (see there).
+#[allow(clippy::duplicate_mod)]
+#[path = "../ports/mod.rs"]
+mod ports;
+pub use ports::free_port;
 
 /// Calls `check` until it returns `Ok`, at most [`DEADLINE`]; panics with the last error and
 /// `context()` (e.g. a process's logs).
