@@ -46,7 +46,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(status.code()))
         }
         Command::Crds(args) => {
-            let text = crds::render(args.output)?;
+            let text = crds::render(args.output, &args.include)?;
             stdout
                 .write_all(text.as_bytes())
                 .and_then(|()| stdout.flush())

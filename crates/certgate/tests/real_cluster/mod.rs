@@ -283,20 +283,16 @@ impl RealCluster {
 
     /// What `certgate dev` installs in the sandbox, installed the way a cluster gets it.
     fn install(&self, options: &Options) {
-        // certgate's CRDs (server-side: they are too big for kubectl's last-applied
-        // annotation), and the typed CRDs of cert-manager's Certificate, Issuer and
-        // ClusterIssuer, created as `certgate dev` creates them (the cluster has none yet),
+        // certgate's CRD and the cert-manager kinds certgate works with, for a cluster without
+        // cert-manager (server-side: they are too big for kubectl's last-applied annotation),
         // which also proves that a real API server takes them.
-        let crds = Command::new(env!("CARGO_BIN_EXE_certgate")).arg("crds").output().unwrap();
+        let crds = Command::new(env!("CARGO_BIN_EXE_certgate"))
+            .args(["crds", "--include", "cert-manager"])
+            .output()
+            .unwrap();
         assert!(crds.status.success(), "certgate crds failed");
         let crds = String::from_utf8(crds.stdout).unwrap();
         self.ok(&["apply", "--server-side", "-f", "-"], Some(&crds));
-        let cert_manager = serde_json::json!({
-            "apiVersion": "v1",
-            "kind": "List",
-            "items": certgate_api::crd::cert_manager(),
-        });
-        self.ok(&["create", "-f", "-"], Some(&cert_manager.to_string()));
         self.ok(
             &[
                 "wait",
