@@ -27,7 +27,7 @@ const RESYNC: Duration = Duration::from_secs(10 * 60);
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReconcileError {
-    #[error("cannot write the Ready condition of CertificateRequestPolicy {name:?}: {source}")]
+    #[error("cannot write the Ready condition of CertificateRequestPolicy {}: {source}", certgate_gofmt::quote(.name))]
     Write { name: String, source: kube::Error },
 }
 

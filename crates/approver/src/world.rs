@@ -207,7 +207,7 @@ impl NamespaceLookup for World {
             Some(found) => Ok(found.metadata.labels.clone().unwrap_or_default()),
             // The review prefixes `failed to get request's namespace to determine namespace
             // selector: `; this is the API server's NotFound text.
-            None => Err(format!("namespaces {namespace:?} not found")),
+            None => Err(format!("namespaces {} not found", certgate_gofmt::quote(namespace))),
         }
     }
 }

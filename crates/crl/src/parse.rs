@@ -178,7 +178,10 @@ impl Crl {
             Some(v) => {
                 return Err(CrlParseError::Malformed {
                     field: "version",
-                    detail: format!("version value {:?} (only v1 and v2 exist)", v.content),
+                    detail: format!(
+                        "version value 0x{} (only v1 and v2 exist)",
+                        v.content.iter().take(8).map(|b| format!("{b:02x}")).collect::<String>()
+                    ),
                 });
             }
         };

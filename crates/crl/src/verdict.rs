@@ -347,9 +347,8 @@ fn rustls_outcome(
     let mut parsed = Vec::new();
     for item in &crls.items {
         let result = match &item.crl {
-            Ok(crl) => {
-                BorrowedCertRevocationList::from_der(crl.der()).map_err(|e| format!("{e:?}"))
-            }
+            Ok(crl) => BorrowedCertRevocationList::from_der(crl.der())
+                .map_err(|e| crate::webpki_text::describe(&e)),
             Err(e) => Err(e.to_string()),
         };
         match result {

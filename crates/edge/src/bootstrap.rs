@@ -81,7 +81,7 @@ pub enum BootstrapError {
         "you must supply all TLS parameters - \"--envoy-cafile\", \"--envoy-cert-file\", \"--envoy-key-file\", or none of them"
     )]
     PartialTls,
-    #[error("--dns-lookup-family: invalid value {0:?}: use v4, v6, auto or all")]
+    #[error("--dns-lookup-family: invalid value {}: use v4, v6, auto or all", certgate_gofmt::quote(.0))]
     DnsLookupFamily(String),
     #[error("--overload-downstream-max-conn: invalid value {0}, cannot be < 0")]
     NegativeConnectionLimit(i64),

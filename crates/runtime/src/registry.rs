@@ -100,7 +100,7 @@ impl std::fmt::Debug for ControllerSpec {
 
 /// Why a `--controllers` list cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown controller {name:?}; available: {available}")]
+#[error("unknown controller {}; available: {available}", certgate_gofmt::quote(.name))]
 pub struct UnknownController {
     pub name: String,
     pub available: String,

@@ -148,7 +148,11 @@ pub fn parse_reason(name: &str) -> Result<Option<Reason>, String> {
         .find(|(known, _)| known.eq_ignore_ascii_case(name))
         .map(|(_, reason)| *reason)
         .ok_or_else(|| {
-            format!("{:?} is not a CRL reason; use one of {}", truncate(name), reason_names())
+            format!(
+                "{} is not a CRL reason; use one of {}",
+                certgate_gofmt::quote(&truncate(name)),
+                reason_names()
+            )
         })
 }
 
@@ -170,8 +174,9 @@ pub fn parse_serial_hex(text: &str) -> Result<Vec<u8>, String> {
     }
     if let Some(bad) = text.chars().find(|c| !c.is_ascii_hexdigit()) {
         return Err(format!(
-            "{:?} holds {bad:?}: write the serial in hexadecimal without colons",
-            truncate(text)
+            "{} holds {}: write the serial in hexadecimal without colons",
+            certgate_gofmt::quote(&truncate(text)),
+            if bad.is_control() { format!("U+{:04X}", u32::from(bad)) } else { format!("'{bad}'") }
         ));
     }
     let digits = text.as_bytes();
@@ -296,8 +301,8 @@ fn entry(index: usize, item: &serde_json::Value) -> Result<Revocation, Revocatio
             index,
             field: "entry",
             problem: format!(
-                "has the unknown field {:?}; the fields are {}",
-                truncate(unknown),
+                "has the unknown field {}; the fields are {}",
+                certgate_gofmt::quote(&truncate(unknown)),
                 FIELDS.join(", ")
             ),
         });

@@ -79,7 +79,11 @@ impl CaSigner {
         } else if alg == &rcgen::PKCS_ED25519 {
             (SignatureAlgorithm::Ed25519, ED25519)
         } else {
-            return Err(SignerError::Key { detail: format!("unsupported algorithm {alg:?}") });
+            return Err(SignerError::Key {
+                detail: "its algorithm is none of ECDSA P-256, ECDSA P-384, RSA (PKCS#1 SHA-256) \
+                         and Ed25519"
+                    .to_owned(),
+            });
         };
         // Comparing encodings would refuse a CA whose certificate spells the same key
         // differently (a compressed point); a signature settles it.

@@ -182,8 +182,9 @@ impl Merger<'_> {
         for item in items {
             let Value::Object(item) = item else {
                 return Err(PatchError::BadRequest(format!(
-                    "invalid JSON document: items of {} must be objects with merge key {key:?}",
-                    self.dotted()
+                    "invalid JSON document: items of {} must be objects with merge key {}",
+                    self.dotted(),
+                    certgate_gofmt::quote(key)
                 )));
             };
             let Some(wanted) = item.get(key).cloned() else {

@@ -69,7 +69,10 @@ pub async fn run(sandbox: &Sandbox) -> Result<(), ApiError> {
                 return Err(ApiError::new(
                     500,
                     "InternalError",
-                    format!("unexpected bootstrap policy kind {other:?}"),
+                    format!(
+                        "unexpected bootstrap policy kind {}",
+                        certgate_gofmt::quote(other.unwrap_or_default())
+                    ),
                 ));
             }
         };

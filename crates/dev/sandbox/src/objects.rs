@@ -251,7 +251,8 @@ pub fn precondition(object: &Value) -> Result<Option<u64>, ApiError> {
         "" => Ok(None),
         rv => rv.parse().map(Some).map_err(|_| {
             ApiError::bad_request(format!(
-                "invalid resourceVersion {rv:?}: it must come from a read of this server"
+                "invalid resourceVersion {}: it must come from a read of this server",
+                certgate_gofmt::quote(rv)
             ))
         }),
     }

@@ -227,7 +227,7 @@ pub fn builtins() -> Vec<ResourceType> {
 
 /// Why a CustomResourceDefinition cannot be served.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[error("CustomResourceDefinition {name:?} cannot be served: {reason}")]
+#[error("CustomResourceDefinition {} cannot be served: {reason}", certgate_gofmt::quote(.name))]
 pub struct CrdError {
     pub name: String,
     pub reason: String,

@@ -42,7 +42,10 @@ pub(crate) fn terms(text: &str) -> Vec<&str> {
 }
 
 fn invalid(selector: &str, why: &str) -> ApiError {
-    ApiError::bad_request(format!("unable to parse requirement: {why} in selector {selector:?}"))
+    ApiError::bad_request(format!(
+        "unable to parse requirement: {why} in selector {}",
+        certgate_gofmt::quote(selector)
+    ))
 }
 
 fn set(values: &str) -> BTreeSet<String> {
@@ -68,7 +71,10 @@ impl LabelSelector {
             } else if term.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)) {
                 Requirement::Exists(term.to_owned())
             } else {
-                return Err(invalid(text, &format!("invalid term {term:?}")));
+                return Err(invalid(
+                    text,
+                    &format!("invalid term {}", certgate_gofmt::quote(term)),
+                ));
             };
             check_requirement(&requirement)?;
             requirements.push(requirement);

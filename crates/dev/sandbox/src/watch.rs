@@ -71,8 +71,11 @@ pub async fn serve(
         Some(rv) => match rv.parse::<u64>() {
             Ok(rv) => (Vec::new(), rv),
             Err(_) => {
-                return ApiError::bad_request(format!("invalid resourceVersion {rv:?}"))
-                    .into_response();
+                return ApiError::bad_request(format!(
+                    "invalid resourceVersion {}",
+                    certgate_gofmt::quote(rv)
+                ))
+                .into_response();
             }
         },
     };

@@ -218,7 +218,8 @@ impl Preconditions {
             None | Some("") => None,
             Some(rv) => Some(rv.parse().map_err(|_| {
                 ApiError::bad_request(format!(
-                    "invalid resourceVersion {rv:?} in preconditions: it must come from a read of this server"
+                    "invalid resourceVersion {} in preconditions: it must come from a read of this server",
+                    certgate_gofmt::quote(rv)
                 ))
             })?),
         };

@@ -13,12 +13,13 @@ pub enum SchemaError {
     #[error("{at}: schema nesting deeper than {max} levels; flatten the schema")]
     TooDeep { at: String, max: usize },
     #[error(
-        "{at}: unsupported type {found:?}; use object, array, string, integer, number or boolean"
+        "{at}: unsupported type {}; use object, array, string, integer, number or boolean",
+        certgate_gofmt::quote(.found)
     )]
     UnknownType { at: String, found: String },
     #[error("{at}: x-kubernetes-validations rule refused: {reason}")]
     Rule { at: String, reason: String },
-    #[error("{at}: pattern {pattern:?} does not compile: {source}")]
+    #[error("{at}: pattern {} does not compile: {source}", certgate_gofmt::quote(.pattern))]
     Pattern {
         at: String,
         pattern: String,

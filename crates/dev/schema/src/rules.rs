@@ -121,7 +121,8 @@ fn one(env: &RuleEnvironment, rule: &Value, at: &str) -> Result<Rule, SchemaErro
         Some("FieldValueDuplicate") => ErrorType::Duplicate,
         Some(other) => {
             return Err(refuse(format!(
-                "reason {other:?} is not one of FieldValueInvalid, FieldValueForbidden, FieldValueRequired, FieldValueDuplicate"
+                "reason {} is not one of FieldValueInvalid, FieldValueForbidden, FieldValueRequired, FieldValueDuplicate",
+                certgate_gofmt::quote(other)
             )));
         }
     };

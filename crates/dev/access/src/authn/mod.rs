@@ -101,7 +101,11 @@ impl AuthenticationError {
             }
             AuthenticationError::ServiceAccountNotFound { namespace, name }
             | AuthenticationError::SecretNotFound { namespace, name } => {
-                format!("{self} (namespace {namespace:?}, name {name:?})")
+                format!(
+                    "{self} (namespace {}, name {})",
+                    certgate_gofmt::quote(namespace),
+                    certgate_gofmt::quote(name)
+                )
             }
             other => other.to_string(),
         }

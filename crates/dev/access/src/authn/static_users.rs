@@ -33,15 +33,16 @@ pub enum UsersFileError {
          `users: [{{token: t0ken, username: alice}}]`"
     )]
     NotAMapping,
-    #[error("the users file has an unknown top-level field {field:?}; the only field is `users`")]
+    #[error("the users file has an unknown top-level field {}; the only field is `users`", certgate_gofmt::quote(.field))]
     UnknownTopLevelField { field: String },
     #[error("`users` must be a list of entries, each with a `token` and a `username`")]
     UsersNotAList,
     #[error("users[{index}] must be a mapping with a `token` and a `username`")]
     EntryNotAMapping { index: usize },
     #[error(
-        "users[{index}] has an unknown field {field:?}; the fields are token, username, uid, \
-         groups and extra"
+        "users[{index}] has an unknown field {}; the fields are token, username, uid, \
+         groups and extra",
+        certgate_gofmt::quote(.field)
     )]
     UnknownField { index: usize, field: String },
     #[error("users[{index}].{field} is required")]
@@ -71,9 +72,10 @@ pub enum UsersFileError {
     #[error("users[{index}].token is the sandbox admin token; give the user a token of their own")]
     AdminToken { index: usize },
     #[error(
-        "users[{index}].username {username:?} starts with `system:serviceaccount:`; \
+        "users[{index}].username {} starts with `system:serviceaccount:`; \
          ServiceAccounts authenticate with tokens from `kubectl create token`, not from the \
-         users file"
+         users file",
+        certgate_gofmt::quote(.username)
     )]
     ServiceAccountUsername { index: usize, username: String },
 }

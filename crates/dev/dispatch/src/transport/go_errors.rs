@@ -46,7 +46,7 @@ pub(crate) fn handshake(error: &io::Error, host: &str, no_ca_bundle: bool) -> St
             format!("tls: failed to verify certificate: {}", certificate_cause(certificate, host))
         }
         rustls::Error::AlertReceived(alert) => {
-            format!("remote error: tls: {}", format!("{alert:?}").to_lowercase())
+            format!("remote error: tls: {}", alert_text(*alert))
         }
         other => format!("tls: {other}"),
     };
@@ -57,6 +57,42 @@ pub(crate) fn handshake(error: &io::Error, host: &str, no_ca_bundle: bool) -> St
     } else {
         cause
     }
+}
+
+/// A TLS alert as Go's crypto/tls words it (`bad certificate`, `unknown certificate
+/// authority`), not as rustls's `Debug` names it.
+fn alert_text(alert: rustls::AlertDescription) -> String {
+    use rustls::AlertDescription as A;
+    let text = match alert {
+        A::CloseNotify => "close notify",
+        A::UnexpectedMessage => "unexpected message",
+        A::BadRecordMac => "bad record MAC",
+        A::RecordOverflow => "record overflow",
+        A::HandshakeFailure => "handshake failure",
+        A::BadCertificate => "bad certificate",
+        A::UnsupportedCertificate => "unsupported certificate",
+        A::CertificateRevoked => "revoked certificate",
+        A::CertificateExpired => "expired certificate",
+        A::CertificateUnknown => "unknown certificate",
+        A::IllegalParameter => "illegal parameter",
+        A::UnknownCA => "unknown certificate authority",
+        A::AccessDenied => "access denied",
+        A::DecodeError => "error decoding message",
+        A::DecryptError => "error decrypting message",
+        A::ProtocolVersion => "protocol version not supported",
+        A::InsufficientSecurity => "insufficient security level",
+        A::InternalError => "internal error",
+        A::InappropriateFallback => "inappropriate fallback",
+        A::UserCanceled => "user canceled",
+        A::NoRenegotiation => "no renegotiation",
+        A::MissingExtension => "missing extension",
+        A::UnsupportedExtension => "unsupported extension",
+        A::UnrecognisedName => "unrecognized name",
+        A::CertificateRequired => "certificate required",
+        A::NoApplicationProtocol => "no application protocol",
+        other => return format!("alert({})", u8::from(other)),
+    };
+    text.to_owned()
 }
 
 fn certificate_cause(error: &rustls::CertificateError, host: &str) -> String {
@@ -76,7 +112,7 @@ fn certificate_cause(error: &rustls::CertificateError, host: &str) -> String {
         E::Expired | E::ExpiredContext { .. } | E::NotValidYet | E::NotValidYetContext { .. } => {
             "x509: certificate has expired or is not yet valid".to_owned()
         }
-        other => format!("x509: {other:?}"),
+        other => format!("x509: {other}"),
     }
 }
 
@@ -89,4 +125,19 @@ pub(crate) fn exchange(error: &hyper::Error) -> String {
         return io_cause(io);
     }
     error.to_string()
+}
+
+#[cfg(test)]
+mod alert_tests {
+    use rustls::AlertDescription;
+
+    use super::alert_text;
+
+    #[test]
+    fn alerts_read_as_go_words_them() {
+        assert_eq!(alert_text(AlertDescription::BadCertificate), "bad certificate");
+        assert_eq!(alert_text(AlertDescription::UnknownCA), "unknown certificate authority");
+        assert_eq!(alert_text(AlertDescription::CertificateRequired), "certificate required");
+        assert_eq!(alert_text(AlertDescription::Unknown(200)), "alert(200)");
+    }
 }
