@@ -1,6 +1,8 @@
 //! Build metadata for `certgate version`: the commit (`git rev-parse --short HEAD`) and the
 //! build date, as `CERTGATE_GIT_COMMIT` and `CERTGATE_BUILD_DATE`.
 //!
+//! - `CERTGATE_GIT_COMMIT`, when set and not empty, is the commit: a build without `.git`
+//!   (the container image's build context) passes the one it was made from.
 //! - Without git or outside a checkout (a source tarball), both fall back to `unknown` where
 //!   they cannot be known; the build never fails for lack of them.
 //! - `SOURCE_DATE_EPOCH` (<https://reproducible-builds.org/specs/source-date-epoch/>), when set,
@@ -16,7 +18,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=SOURCE_DATE_EPOCH");
-    let commit = git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".to_owned());
+    println!("cargo:rerun-if-env-changed=CERTGATE_GIT_COMMIT");
+    let given = std::env::var("CERTGATE_GIT_COMMIT").ok().filter(|c| !c.trim().is_empty());
+    let commit = given
+        .or_else(|| git(&["rev-parse", "--short", "HEAD"]))
+        .unwrap_or_else(|| "unknown".to_owned());
     watch_git_head();
     println!("cargo:rustc-env=CERTGATE_GIT_COMMIT={commit}");
     println!("cargo:rustc-env=CERTGATE_BUILD_DATE={}", build_date());
