@@ -249,7 +249,7 @@ fn closes_early(args: &[&str]) {
 #[test]
 fn a_closed_pipe_ends_certgate_quietly() {
     closes_early(&["completion", "bash"]);
-    closes_early(&["crds", "-o", "json"]);
+    closes_early(&["crds", "--include=cert-manager,ocm", "-o", "json"]);
 }
 
 #[test]
