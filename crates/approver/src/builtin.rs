@@ -76,6 +76,7 @@ pub const SPEC: ControllerSpec = ControllerSpec {
     on_by_default: false,
     summary: "cert-manager's approve-everything controller (reason cert-manager.io);\n\
               off by default, add it with --controllers=*,builtin-approver.",
+    results: &["approved"],
     run: |launch| run(launch).boxed(),
 };
 

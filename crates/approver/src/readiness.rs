@@ -85,6 +85,7 @@ pub const SPEC: ControllerSpec = ControllerSpec {
     name: NAME,
     on_by_default: true,
     summary: "keeps the policies' Ready condition and observedGeneration current.",
+    results: &[],
     run: |launch| run(launch).boxed(),
 };
 

@@ -49,6 +49,7 @@ pub const ISSUERS: ControllerSpec = ControllerSpec {
     on_by_default: false,
     summary: "cert-manager's issuers controller: the Ready condition of\n\
               CA and SelfSigned Issuers; off by default.",
+    results: ISSUER_RESULTS,
     run: |launch| run::<Issuer>(launch).boxed(),
 };
 
@@ -58,8 +59,12 @@ pub const CLUSTER_ISSUERS: ControllerSpec = ControllerSpec {
     on_by_default: false,
     summary: "the same for ClusterIssuers (CA Secrets in\n\
               --cluster-resource-namespace); off by default.",
+    results: ISSUER_RESULTS,
     run: |launch| run::<ClusterIssuer>(launch).boxed(),
 };
+
+/// What an issuer controller counts: the Ready condition it wrote.
+const ISSUER_RESULTS: &[&str] = &["ready", "not-ready"];
 
 /// Runs the controller of `I` until the launch's shutdown completes.
 pub async fn run<I: IssuerApi>(launch: Launch) {

@@ -106,6 +106,7 @@ pub const CA: ControllerSpec = ControllerSpec {
     summary: "cert-manager's CA issuer: signs approved CertificateRequests\n\
               (status.certificate, status.ca, Ready=True Issued), marks\n\
               Denied ones Ready=False Denied; off by default.",
+    results: SIGNER_RESULTS,
     run: |launch| run(launch, Signer::Ca, CA_NAME).boxed(),
 };
 
@@ -116,8 +117,12 @@ pub const SELF_SIGNED: ControllerSpec = ControllerSpec {
     summary: "cert-manager's SelfSigned issuer: the same, signed with the\n\
               key of the cert-manager.io/private-key-secret-name Secret;\n\
               off by default.",
+    results: SIGNER_RESULTS,
     run: |launch| run(launch, Signer::SelfSigned, SELF_SIGNED_NAME).boxed(),
 };
+
+/// What a signer counts: the outcome of a request it looked at (`sign::decide`).
+const SIGNER_RESULTS: &[&str] = &["issued", "denied", "failed", "pending", "waiting"];
 
 /// Which kind and object an issuer event is about.
 #[derive(Clone, Debug, PartialEq, Eq)]

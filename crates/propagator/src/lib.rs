@@ -73,6 +73,7 @@ pub const SPEC: ControllerSpec = ControllerSpec {
               cluster namespaces by their PlacementBindings and resolves their hub\n\
               templates; needs the OCM CRDs, so off by default\n\
               (--controllers=*,policy-propagator).",
+    results: &[],
     run: |launch| run(launch).boxed(),
 };
 

@@ -156,6 +156,18 @@ impl Default for ControllerMetrics {
 }
 
 impl ControllerMetrics {
+    /// Creates `controller`'s series at 0 (its decisions by each of `results`, its errors and
+    /// queue depth) without counting anything.
+    pub fn declare(&self, controller: &str, results: &[&str]) {
+        for result in results {
+            let labels =
+                DecisionLabels { controller: controller.to_owned(), result: (*result).to_owned() };
+            let _ = self.decisions.get_or_create(&labels);
+        }
+        let _ = self.errors.get_or_create(&label(controller));
+        let _ = self.queue_depth.get_or_create(&label(controller));
+    }
+
     pub fn decision(&self, controller: &str, result: &str) {
         let labels =
             DecisionLabels { controller: controller.to_owned(), result: result.to_owned() };
@@ -255,6 +267,26 @@ mod tests {
         ] {
             assert!(text.contains(line), "missing {line:?} in\n{text}");
         }
+    }
+
+    #[test]
+    fn declared_results_start_at_zero_and_count_from_there() {
+        let metrics = ControllerMetrics::default();
+        metrics.declare("issuers-crl", &["published", "failed"]);
+        let text = metrics.encode().unwrap();
+        for line in [
+            "certgate_controller_decisions_total{controller=\"issuers-crl\",result=\"published\"} 0\n",
+            "certgate_controller_decisions_total{controller=\"issuers-crl\",result=\"failed\"} 0\n",
+            "certgate_controller_reconcile_errors_total{controller=\"issuers-crl\"} 0\n",
+            "certgate_controller_queue_depth{controller=\"issuers-crl\"} 0\n",
+        ] {
+            assert!(text.contains(line), "missing {line:?} in\n{text}");
+        }
+        metrics.decision("issuers-crl", "published");
+        let text = metrics.encode().unwrap();
+        assert!(text.contains(
+            "certgate_controller_decisions_total{controller=\"issuers-crl\",result=\"published\"} 1\n"
+        ));
     }
 
     #[test]

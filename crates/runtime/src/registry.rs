@@ -80,12 +80,15 @@ pub struct Launch {
 }
 
 /// One controller: its name on the command line, whether `*` includes it, a line for
-/// `--help`, and how to run it until [`Launch::shutdown`] completes.
+/// `--help`, the results it counts, and how to run it until [`Launch::shutdown`] completes.
 #[derive(Clone, Copy)]
 pub struct ControllerSpec {
     pub name: &'static str,
     pub on_by_default: bool,
     pub summary: &'static str,
+    /// The `result` labels of its `certgate_controller_decisions_total`, declared at 0 when it
+    /// starts so dashboards and rate() alerts have series before the first decision.
+    pub results: &'static [&'static str],
     pub run: fn(Launch) -> BoxFuture<'static, ()>,
 }
 
@@ -171,6 +174,9 @@ impl Registry {
 
     /// Runs `controllers` until `launch.shutdown` completes and each has returned.
     pub async fn run(controllers: &[ControllerSpec], launch: Launch) {
+        for spec in controllers {
+            launch.metrics.declare(spec.name, spec.results);
+        }
         let running: Vec<_> =
             controllers.iter().map(|spec| tokio::spawn((spec.run)(launch.clone()))).collect();
         for task in running {
@@ -188,12 +194,25 @@ mod tests {
     }
 
     const SPECS: &[ControllerSpec] = &[
-        ControllerSpec { name: "policy-approver", on_by_default: true, summary: "a", run: idle },
-        ControllerSpec { name: "policy-readiness", on_by_default: true, summary: "b", run: idle },
+        ControllerSpec {
+            name: "policy-approver",
+            on_by_default: true,
+            summary: "a",
+            results: &["approved"],
+            run: idle,
+        },
+        ControllerSpec {
+            name: "policy-readiness",
+            on_by_default: true,
+            summary: "b",
+            results: &[],
+            run: idle,
+        },
         ControllerSpec {
             name: "builtin-approver",
             on_by_default: false,
             summary: "c\nd",
+            results: &[],
             run: idle,
         },
     ];

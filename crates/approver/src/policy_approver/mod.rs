@@ -102,6 +102,7 @@ reason policy.cert-manager.io and the review's message (events Approved,
 Denied, Unprocessed, EvaluationError). Decided requests are never touched.
 Pending requests are reviewed again when policies, RBAC objects or
 Namespaces change.",
+    results: &["approved", "denied", "unprocessed", "error"],
     run: |launch| run(launch).boxed(),
 };
 

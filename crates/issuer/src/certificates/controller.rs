@@ -40,6 +40,7 @@ pub const CERTIFICATES: ControllerSpec = ControllerSpec {
               backoff after a denied or failed request\n\
               (--certificate-request-{minimum,maximum}-backoff-duration); off by\n\
               default.",
+    results: &["triggered", "issued", "failed", "denied", "backing-off"],
     run: |launch| run(launch).boxed(),
 };
 

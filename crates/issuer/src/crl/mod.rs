@@ -52,6 +52,7 @@ pub const SPEC: ControllerSpec = ControllerSpec {
               annotated certgate.io/crl-secret-name: crl.pem kept current\n\
               from the Secret's revocations.json (certgate revoke); off by\n\
               default.",
+    results: &["published", "current", "failed"],
     run: |launch| run(launch).boxed(),
 };
 
