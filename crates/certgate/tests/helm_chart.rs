@@ -1,8 +1,11 @@
 //! `deploy/helm/certgate`, the Helm chart beside the Kustomize tree (issue #23): it passes
 //! `helm lint --strict`, renders with default values the objects `kubectl kustomize
 //! deploy/overlays/default` renders (object by object, whole objects), renders with each
-//! switch what the matching Kustomize component adds or removes, and every value reaches what
-//! it says it sets. Helm is the real one, v3 built from source by `tools/helm/build` (or
+//! switch what the matching Kustomize component adds or removes (each optional part,
+//! `certificateRequestWebhook`, `webhook.tls.certManager`, `policyPropagator`, `issuers`, `edge`,
+//! exactly its overlay under deploy/overlays, and the combinations docs/install.md allows the
+//! union, as an overlay of one's own listing the components), and every value reaches what it
+//! says it sets. Helm is the real one, v3 built from source by `tools/helm/build` (or
 //! `$CERTGATE_HELM`); a missing helm fails the test, it is never skipped.
 //!
 //! The one object the chart does not render by default is the Namespace: `helm install`
@@ -286,6 +289,22 @@ fn chart_lints_strictly() {
         &[][..],
         &["--set", "serviceMonitor.enabled=true", "--set", "disableAutoApproval=false"],
         &["--set", "namespace.create=true", "--set", "controller.authorizer=local"],
+        &[
+            "--set",
+            "certificateRequestWebhook.enabled=true",
+            "--set",
+            "policyPropagator.enabled=true",
+        ],
+        &["--set", "webhook.tls.certManager.enabled=true", "--set", "issuers.enabled=true"],
+        &["--set", "edge.enabled=true", "--set", "serviceMonitor.enabled=true"],
+        &[
+            "--set",
+            "edge.enabled=true",
+            "--set",
+            "edge.envoy.service.type=ClusterIP",
+            "--set",
+            "edge.podDisruptionBudget.enabled=false",
+        ],
     ] {
         let mut args = vec!["lint", "--strict", chart, "--namespace", "certgate"];
         args.extend_from_slice(sets);
@@ -338,13 +357,296 @@ fn switches_render_what_the_kustomize_components_do() {
     );
     assert_same_objects(&both, &kustomize_components(&["builtin-approver", "local-authorizer"]));
 
-    // ServiceMonitors: the component's, less the edge's (the chart installs no edge).
+    // ServiceMonitors: the component's, less the edge's (no edge without edge.enabled).
     let monitored = template(&[&namespace[..], &["--set", "serviceMonitor.enabled=true"]].concat());
     assert_same_objects(
         &monitored,
         &kustomize_components(&["servicemonitor"]).without("ServiceMonitor", "certgate-edge"),
     );
     assert!(template(&[]).of_kind("ServiceMonitor").is_empty(), "ServiceMonitors are opt-in");
+}
+
+/// `--set` for each of `sets`.
+fn set_args<'a>(sets: &[&'a str]) -> Vec<&'a str> {
+    sets.iter().flat_map(|s| ["--set", s]).collect()
+}
+
+/// The optional parts, each the value turning it on and the overlay it renders.
+const OPTIONAL_PARTS: [(&str, &str); 5] = [
+    ("certificateRequestWebhook.enabled", "certificaterequest-webhook"),
+    ("webhook.tls.certManager.enabled", "cert-manager-ca"),
+    ("policyPropagator.enabled", "policy-propagator"),
+    ("issuers.enabled", "issuers"),
+    ("edge.enabled", "edge"),
+];
+
+#[test]
+fn optional_parts_render_their_kustomize_overlays() {
+    let default = kustomize_overlay("default");
+    for (value, overlay) in OPTIONAL_PARTS {
+        let on = format!("{value}=true");
+        let off = format!("{value}=false");
+        let chart = template(&set_args(&["namespace.create=true", &on]));
+        assert_same_objects(&chart, &kustomize_overlay(overlay));
+        // Off (the default, which default_render_is_the_kustomize_default_overlay renders) is
+        // the default overlay.
+        assert_same_objects(&template(&set_args(&["namespace.create=true", &off])), &default);
+    }
+}
+
+#[test]
+fn documented_combinations_render_the_union_of_their_components() {
+    // docs/install.md#overlays: local-authorizer and builtin-approver combine with anything,
+    // so do policy-propagator, issuers and edge; certificaterequest-webhook does not combine
+    // with cert-manager-ca. There is no overlay for a combination: each is compared with an
+    // overlay of one's own listing the components. policy-propagator and issuers each append a
+    // --controllers argument in the order they are listed; the chart appends
+    // policy-propagator's first, so they are listed in that order.
+    let combinations: [(&[&str], &[&str]); 6] = [
+        (
+            &["policyPropagator.enabled=true", "issuers.enabled=true", "edge.enabled=true"],
+            &["policy-propagator", "issuers", "edge"],
+        ),
+        (
+            &["controller.authorizer=local", "webhook.tls.certManager.enabled=true"],
+            &["local-authorizer", "cert-manager-ca"],
+        ),
+        (
+            &[
+                "webhook.tls.certManager.enabled=true",
+                "edge.enabled=true",
+                "serviceMonitor.enabled=true",
+            ],
+            &["cert-manager-ca", "edge", "servicemonitor"],
+        ),
+        (
+            &[
+                "disableAutoApproval=false",
+                "certificateRequestWebhook.enabled=true",
+                "issuers.enabled=true",
+            ],
+            &["builtin-approver", "certificaterequest-webhook", "issuers"],
+        ),
+        (
+            &[
+                "disableAutoApproval=false",
+                "controller.authorizer=local",
+                "policyPropagator.enabled=true",
+                "issuers.enabled=true",
+                "edge.enabled=true",
+                "serviceMonitor.enabled=true",
+                "webhook.tls.certManager.enabled=true",
+            ],
+            &[
+                "builtin-approver",
+                "local-authorizer",
+                "policy-propagator",
+                "issuers",
+                "edge",
+                "servicemonitor",
+                "cert-manager-ca",
+            ],
+        ),
+        (
+            &[
+                "disableAutoApproval=false",
+                "controller.authorizer=local",
+                "policyPropagator.enabled=true",
+                "issuers.enabled=true",
+                "edge.enabled=true",
+                "serviceMonitor.enabled=true",
+                "certificateRequestWebhook.enabled=true",
+            ],
+            &[
+                "builtin-approver",
+                "local-authorizer",
+                "policy-propagator",
+                "issuers",
+                "edge",
+                "servicemonitor",
+                "certificaterequest-webhook",
+            ],
+        ),
+    ];
+    for (sets, components) in combinations {
+        let chart = template(&set_args(&[&["namespace.create=true"][..], sets].concat()));
+        assert_same_objects(&chart, &kustomize_components(components));
+    }
+    let both = template(&set_args(&["policyPropagator.enabled=true", "issuers.enabled=true"]));
+    let args = both.args("certgate-controller");
+    assert_eq!(
+        args[args.len() - 2..],
+        [
+            "--controllers=policy-propagator",
+            "--controllers=issuers,clusterissuers,certificaterequests-issuer-ca,certificaterequests-issuer-selfsigned,certificates,issuers-crl"
+        ]
+    );
+}
+
+#[test]
+/// docs/install.md#overlays: certificaterequest-webhook is not meant to be combined with
+/// cert-manager-ca; the chart refuses the two values together, saying so.
+fn certificaterequest_webhook_refuses_cert_manager_ca() {
+    let chart = chart();
+    for namespace in [&[][..], &["--set", "namespace.create=true"][..]] {
+        let mut args =
+            vec!["template", "certgate", chart.to_str().unwrap(), "--namespace", "certgate"];
+        args.extend_from_slice(namespace);
+        args.extend(set_args(&[
+            "certificateRequestWebhook.enabled=true",
+            "webhook.tls.certManager.enabled=true",
+        ]));
+        let (ok, stdout, stderr) = run_helm(&args);
+        assert!(!ok, "both were accepted:\n{stdout}");
+        assert!(
+            stderr.contains(
+                "certificateRequestWebhook.enabled and webhook.tls.certManager.enabled cannot both be true"
+            ),
+            "the error does not say which values conflict:\n{stderr}"
+        );
+        // Either alone renders.
+        for one in
+            ["certificateRequestWebhook.enabled=true", "webhook.tls.certManager.enabled=true"]
+        {
+            let mut args =
+                vec!["template", "certgate", chart.to_str().unwrap(), "--namespace", "certgate"];
+            args.extend_from_slice(namespace);
+            args.extend(set_args(&[one]));
+            assert!(run_helm(&args).0, "{one} alone fails");
+        }
+    }
+    // (`helm lint` renders in lint mode, where `fail` is logged, not an error: the check is
+    // `helm template`'s and `helm install`'s.)
+}
+
+/// The pod spec of a DaemonSet's or Deployment's pod template.
+fn pod_spec<'a>(objects: &'a Objects, kind: &str, name: &str) -> &'a Value {
+    &objects.get(kind, name)["spec"]["template"]["spec"]
+}
+
+#[test]
+fn edge_values_reach_the_edge() {
+    let objects = template(&[
+        "--set",
+        "edge.enabled=true",
+        "--set",
+        "edge.replicaCount=3",
+        "--set-json",
+        r#"edge.resources={"requests":{"cpu":"250m","memory":"1Gi"}}"#,
+        "--set-json",
+        r#"edge.extraArgs=["--log-level=debug"]"#,
+        "--set-json",
+        r#"edge.nodeSelector={"pool":"edge"}"#,
+        "--set",
+        "edge.podDisruptionBudget.minAvailable=2",
+        "--set",
+        "edge.envoy.image.repository=registry.example/envoy",
+        "--set",
+        "edge.envoy.image.tag=v1.41.0",
+        "--set",
+        "edge.envoy.image.pullPolicy=Always",
+        "--set",
+        "edge.envoy.logLevel=debug",
+        "--set-json",
+        r#"edge.envoy.resources={"requests":{"cpu":"1"},"limits":{"memory":"2Gi"}}"#,
+        "--set-json",
+        r#"edge.envoy.nodeSelector={"pool":"ingress"}"#,
+        "--set",
+        "edge.envoy.service.type=NodePort",
+        "--set-json",
+        r#"edge.envoy.service.annotations={"service.beta.kubernetes.io/aws-load-balancer-type":"nlb"}"#,
+        "--set",
+        "certManager.namespace=pki",
+        "--set",
+        "certManager.serviceAccountName=issuer-controller",
+    ]);
+    let defaults = template(&["--set", "edge.enabled=true"]);
+    let edge = objects.get("Deployment", "certgate-edge");
+    assert_eq!(edge["spec"]["replicas"], 3);
+    assert_eq!(
+        objects.container("certgate-edge")["resources"],
+        // Maps merge with the defaults, as Helm merges values.
+        json!({"requests": {"cpu": "250m", "memory": "1Gi"}, "limits": {"cpu": "1", "memory": "512Mi"}})
+    );
+    assert_eq!(objects.args("certgate-edge").last(), Some(&"--log-level=debug"));
+    assert_eq!(
+        pod_spec(&objects, "Deployment", "certgate-edge")["nodeSelector"],
+        json!({"pool": "edge"})
+    );
+    assert_eq!(objects.get("PodDisruptionBudget", "certgate-edge")["spec"]["minAvailable"], 2);
+    // The edge's values leave the controller and the webhook alone.
+    for deployment in ["certgate-controller", "certgate-webhook"] {
+        assert_eq!(objects.get("Deployment", deployment), defaults.get("Deployment", deployment));
+    }
+
+    let envoy = &pod_spec(&objects, "DaemonSet", "envoy")["containers"][0];
+    assert_eq!(envoy["image"], "registry.example/envoy:v1.41.0");
+    assert_eq!(envoy["imagePullPolicy"], "Always");
+    let args = envoy["args"].as_array().unwrap();
+    assert_eq!(args[args.len() - 2..], [json!("--log-level"), json!("debug")]);
+    assert_eq!(
+        envoy["resources"],
+        json!({"requests": {"cpu": "1", "memory": "128Mi"}, "limits": {"memory": "2Gi"}})
+    );
+    assert_eq!(
+        pod_spec(&objects, "DaemonSet", "envoy")["nodeSelector"],
+        json!({"pool": "ingress"})
+    );
+    // The bootstrap init container runs the certgate image.
+    assert_eq!(
+        pod_spec(&objects, "DaemonSet", "envoy")["initContainers"][0]["image"],
+        objects.container("certgate-edge")["image"]
+    );
+    let service = objects.get("Service", "envoy");
+    assert_eq!(service["spec"]["type"], "NodePort");
+    assert_eq!(service["spec"]["externalTrafficPolicy"], "Local");
+    assert_eq!(
+        service["metadata"]["annotations"],
+        json!({"service.beta.kubernetes.io/aws-load-balancer-type": "nlb"})
+    );
+    // externalTrafficPolicy exists for LoadBalancer and NodePort Services only.
+    let internal =
+        template(&["--set", "edge.enabled=true", "--set", "edge.envoy.service.type=ClusterIP"]);
+    assert_eq!(internal.get("Service", "envoy")["spec"]["type"], "ClusterIP");
+    assert!(internal.get("Service", "envoy")["spec"]["externalTrafficPolicy"].is_null());
+    assert!(internal.get("Service", "envoy")["metadata"]["annotations"].is_null());
+    // A digest wins over the tag.
+    let pinned = template(&[
+        "--set",
+        "edge.enabled=true",
+        "--set",
+        "edge.envoy.image.digest=sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+    ]);
+    assert_eq!(
+        pod_spec(&pinned, "DaemonSet", "envoy")["containers"][0]["image"],
+        "docker.io/envoyproxy/envoy@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+    );
+    // certManager.*: the requester allowed to use the policies approving the chart's certificates.
+    let serving = template(&[
+        "--set",
+        "webhook.tls.certManager.enabled=true",
+        "--set",
+        "certManager.namespace=pki",
+        "--set",
+        "certManager.serviceAccountName=issuer-controller",
+    ]);
+    for (objects, binding) in [
+        (&objects, "certgate-edge-xds:policy-user"),
+        (&serving, "certgate-webhook-serving:policy-user"),
+    ] {
+        assert_eq!(
+            objects.get("RoleBinding", binding)["subjects"],
+            json!([{"kind": "ServiceAccount", "name": "issuer-controller", "namespace": "pki"}]),
+            "{binding}"
+        );
+    }
+    let unguarded = template(&[
+        "--set",
+        "edge.enabled=true",
+        "--set",
+        "edge.podDisruptionBudget.enabled=false",
+    ]);
+    assert!(unguarded.find("PodDisruptionBudget", "certgate-edge").is_none());
 }
 
 /// Every ServiceMonitor scrapes /metrics on port `metrics` of at least one Service it selects,
@@ -419,6 +721,13 @@ fn assert_service_monitors_reach_pods(objects: &Objects, expected: &[&str]) {
 fn service_monitors_scrape_each_components_metrics_port() {
     let chart = template(&["--set", "serviceMonitor.enabled=true"]);
     assert_service_monitors_reach_pods(&chart, &["certgate-controller", "certgate-webhook"]);
+    // With edge.enabled, the edge's too.
+    let chart_edge =
+        template(&["--set", "serviceMonitor.enabled=true", "--set", "edge.enabled=true"]);
+    assert_service_monitors_reach_pods(
+        &chart_edge,
+        &["certgate-controller", "certgate-webhook", "certgate-edge"],
+    );
     // The Kustomize component, with the edge overlay: the edge's ServiceMonitor finds its Service.
     let edge = kustomize_with("overlays/edge", &["servicemonitor"]);
     assert_service_monitors_reach_pods(
@@ -663,7 +972,16 @@ fn webhook_and_approval_values_reach_their_objects() {
 
 #[test]
 fn release_namespace_is_used_everywhere() {
-    let objects = template_in("pki-system", &["--set", "namespace.create=true"]);
+    let objects = template_in(
+        "pki-system",
+        &set_args(&[
+            "namespace.create=true",
+            "edge.enabled=true",
+            "policyPropagator.enabled=true",
+            "issuers.enabled=true",
+            "serviceMonitor.enabled=true",
+        ]),
+    );
     let text = serde_json::to_string(&objects.objects.values().collect::<Vec<_>>()).unwrap();
     for object in objects.objects.values() {
         let namespace = &object["metadata"]["namespace"];
@@ -673,7 +991,13 @@ fn release_namespace_is_used_everywhere() {
             key(object)
         );
         for subject in object["subjects"].as_array().into_iter().flatten() {
-            assert_eq!(subject["namespace"], "pki-system", "{:?}", key(object));
+            // cert-manager's controller (certManager.*) is the one subject elsewhere.
+            if subject["name"] != "cert-manager" {
+                assert_eq!(subject["namespace"], "pki-system", "{:?}", key(object));
+            }
+        }
+        if let Some(namespaces) = object["spec"]["selector"]["namespace"]["matchNames"].as_array() {
+            assert_eq!(namespaces, &vec![json!("pki-system")], "{:?}", key(object));
         }
     }
     assert!(objects.find("Namespace", "pki-system").is_some());
@@ -688,9 +1012,43 @@ fn release_namespace_is_used_everywhere() {
         &"--dynamic-serving-dns-names=certgate-webhook,certgate-webhook.pki-system,certgate-webhook.pki-system.svc"
     ));
     assert!(
-        !text.contains("certgate-webhook.certgate"),
+        !text.contains("certgate-webhook.certgate") && !text.contains("certgate-edge.certgate"),
         "a DNS name still names namespace certgate"
     );
+    assert_eq!(
+        objects.get("Certificate", "certgate-edge-xds")["spec"]["dnsNames"],
+        json!(["certgate-edge", "certgate-edge.pki-system", "certgate-edge.pki-system.svc"])
+    );
+    // The webhook's serving certificate from cert-manager, in the release namespace too.
+    let serving = template_in("pki-system", &set_args(&["webhook.tls.certManager.enabled=true"]));
+    assert_eq!(
+        serving.get("Certificate", "certgate-webhook-tls")["spec"]["dnsNames"],
+        json!([
+            "certgate-webhook",
+            "certgate-webhook.pki-system",
+            "certgate-webhook.pki-system.svc"
+        ])
+    );
+    assert_eq!(
+        serving.get("ValidatingWebhookConfiguration", "certgate-approver-policy")["metadata"]["annotations"]
+            ["cert-manager.io/inject-ca-from"],
+        "pki-system/certgate-webhook-tls"
+    );
+    assert_eq!(
+        serving.get("CertificateRequestPolicy", "certgate-webhook-serving")["spec"]["selector"]["namespace"]
+            ["matchNames"],
+        json!(["pki-system"])
+    );
+    let certificaterequests =
+        template_in("pki-system", &set_args(&["certificateRequestWebhook.enabled=true"]));
+    for kind in ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"] {
+        assert_eq!(
+            certificaterequests.get(kind, "certgate-cert-manager-webhook")["webhooks"][0]["clientConfig"]
+                ["service"]["namespace"],
+            "pki-system",
+            "{kind}"
+        );
+    }
 }
 
 #[test]
@@ -703,6 +1061,12 @@ fn schema_refuses_misspelt_and_invalid_values() {
         ("logFormat=yaml", "logFormat"),
         ("controller.authorizer=rbac", "authorizer"),
         ("replicaCount=3", "replicaCount"),
+        ("edge.enable=true", "enable"),
+        ("edge.envoy.service.type=External", "type"),
+        ("edge.envoy.logLevel=verbose", "logLevel"),
+        ("webhook.tls.certManager=true", "certManager"),
+        ("issuers=true", "issuers"),
+        ("policyPropagator.enabled=yes", "enabled"),
     ] {
         let (ok, stdout, stderr) =
             run_helm(&["template", "certgate", chart.to_str().unwrap(), "--set", set]);

@@ -7,6 +7,15 @@ app.kubernetes.io/part-of. The argument is the component: "controller" or "webho
 app.kubernetes.io/part-of: certgate
 {{- end }}
 
+{{/*
+Labels of the objects an optional part adds (deploy/components/*): the selector labels only.
+deploy/base's `labels:` (app.kubernetes.io/part-of) does not reach a component's resources, and
+the chart renders what Kustomize renders.
+*/}}
+{{- define "certgate.addedLabels" -}}
+{{ include "certgate.selectorLabels" . }}
+{{- end }}
+
 {{/* The labels that select a component's pods. */}}
 {{- define "certgate.selectorLabels" -}}
 app.kubernetes.io/name: certgate
@@ -25,11 +34,14 @@ app.kubernetes.io/component: {{ . }}
 {{/*
 The pod template's metadata and the scheduling and security settings of a component's pod spec.
 Argument: (dict "root" $ "component" "controller"). A component's own value wins over the
-top-level one when set.
+top-level one when set. Optional keys: "values" (the component's values when they are not
+.Values.<component>, as for edge.envoy), "fsGroup" (added to the pod securityContext unless it
+sets one: pods mounting a Secret with defaultMode 0440) and "noSpread" (no default
+topologySpreadConstraints: a DaemonSet).
 */}}
 {{- define "certgate.podMetadata" -}}
 {{- $v := .root.Values -}}
-{{- $c := index $v .component -}}
+{{- $c := .values | default (index $v .component) -}}
 {{- $annotations := merge (dict) ($c.podAnnotations | default dict) ($v.podAnnotations | default dict) -}}
 {{- $labels := merge (dict "app.kubernetes.io/name" "certgate" "app.kubernetes.io/component" .component) ($c.podLabels | default dict) ($v.podLabels | default dict) -}}
 {{- with $annotations }}
@@ -42,7 +54,7 @@ labels:
 
 {{- define "certgate.podScheduling" -}}
 {{- $v := .root.Values -}}
-{{- $c := index $v .component -}}
+{{- $c := .values | default (index $v .component) -}}
 {{- with $v.imagePullSecrets }}
 imagePullSecrets:
   {{- toYaml . | nindent 2 }}
@@ -62,11 +74,16 @@ tolerations:
 affinity:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- with $v.podSecurityContext }}
+{{- $podSecurityContext := deepCopy ($v.podSecurityContext | default dict) -}}
+{{- if .fsGroup }}
+{{- $podSecurityContext = merge $podSecurityContext (dict "fsGroup" .fsGroup) -}}
+{{- end }}
+{{- with $podSecurityContext }}
 securityContext:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- if kindIs "invalid" $c.topologySpreadConstraints }}
+{{- if .noSpread }}
+{{- else if kindIs "invalid" $c.topologySpreadConstraints }}
 topologySpreadConstraints:
 {{- range list "kubernetes.io/hostname" "topology.kubernetes.io/zone" }}
 - maxSkew: 1
@@ -85,7 +102,7 @@ topologySpreadConstraints:
 {{/* The container's resources and securityContext. Argument as for certgate.podScheduling. */}}
 {{- define "certgate.containerSettings" -}}
 {{- $v := .root.Values -}}
-{{- $c := index $v .component -}}
+{{- $c := .values | default (index $v .component) -}}
 {{- with ($c.resources | default $v.resources) }}
 resources:
   {{- toYaml . | nindent 2 }}
@@ -96,7 +113,10 @@ securityContext:
 {{- end }}
 {{- end }}
 
-{{/* The PodDisruptionBudget of a component. Argument as for certgate.podScheduling. */}}
+{{/*
+The PodDisruptionBudget of a component. Argument as for certgate.podScheduling; with "added" true
+it is labelled as the objects of an optional part (certgate.addedLabels).
+*/}}
 {{- define "certgate.podDisruptionBudget" -}}
 {{- $c := index .root.Values .component -}}
 {{- if $c.podDisruptionBudget.enabled }}
@@ -107,7 +127,7 @@ metadata:
   name: certgate-{{ .component }}
   namespace: {{ .root.Release.Namespace }}
   labels:
-    {{- include "certgate.labels" .component | nindent 4 }}
+    {{- include (ternary "certgate.addedLabels" "certgate.labels" (default false .added)) .component | nindent 4 }}
 spec:
   {{- if hasKey $c.podDisruptionBudget "maxUnavailable" }}
   maxUnavailable: {{ $c.podDisruptionBudget.maxUnavailable }}
