@@ -5,7 +5,8 @@
 //! register into a `Registry` the caller passes in rather than owning one: the process that runs
 //! the edge controller already has its registry and endpoint, and the xDS server adds to it.
 //! The `type_url` label takes only the five served type URLs (unknown types are never counted),
-//! so no client can grow the series.
+//! so no client can grow the series; each of them is declared at zero when registered, so
+//! dashboards see zeros from the start rather than no data.
 
 use std::sync::atomic::AtomicI64;
 
@@ -57,6 +58,11 @@ impl EdgeMetrics {
             "Responses the client rejected (error_detail set), by resource type",
             metrics.nacks.clone(),
         );
+        for type_url in TypeUrl::ALL {
+            for family in [&metrics.responses, &metrics.acks, &metrics.nacks] {
+                let _declared = family.get_or_create(&label(type_url));
+            }
+        }
         metrics
     }
 
@@ -125,6 +131,12 @@ mod tests {
             assert!(text.contains(line), "missing {line:?} in\n{text}");
         }
         assert_eq!(metrics.responses(TypeUrl::Cluster), 2);
+        // The other types are there from the start, at zero.
+        for type_url in TypeUrl::ALL.into_iter().filter(|t| *t != TypeUrl::Cluster) {
+            let line =
+                format!("certgate_xds_responses_total{{type_url=\"{}\"}} 0\n", type_url.as_str());
+            assert!(text.contains(&line), "missing {line:?} in\n{text}");
+        }
         metrics.stream_closed();
         assert_eq!(metrics.streams(), 0);
     }

@@ -1,9 +1,11 @@
 //! The health and metrics endpoints every certgate server exposes, in one place: `/healthz`
 //! (the process serves), `/readyz` (the server says it is ready; each says why not) and
-//! `/metrics` (Prometheus text from whatever registry the server keeps).
+//! `/metrics` (OpenMetrics text from whatever registry the server keeps, completed with the
+//! `process_*` families and `certgate_build_info`, see [`crate::exposition`]).
 //!
-//! The webhook merges these routes beside `/mutate` and `/validate`; the controller serves
-//! them alone on its plain-HTTP port ([`serve_plain_routes`]).
+//! The webhook merges these routes beside `/mutate` and `/validate` and serves them alone
+//! on its plain-HTTP metrics port; the controller, `certgate edge serve` and `certgate dev`
+//! serve them alone on theirs ([`crate::serve_plain`]).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -77,6 +79,7 @@ async fn readyz<M: MetricsText + ?Sized>(State(shared): State<Arc<Shared<M>>>) -
 async fn metrics_text<M: MetricsText + ?Sized>(State(shared): State<Arc<Shared<M>>>) -> Response {
     match shared.metrics.encode() {
         Ok(text) => {
+            let text = crate::exposition::complete(&text);
             (StatusCode::OK, [(header::CONTENT_TYPE, METRICS_CONTENT_TYPE)], text).into_response()
         }
         Err(err) => {
@@ -130,11 +133,21 @@ mod tests {
 
     #[tokio::test]
     async fn metrics_are_encoded_on_each_scrape_and_failures_said() {
-        let router = health_routes(Readiness::new("no"), Arc::new(Fixed(Ok("x 1\n"))));
-        assert_eq!(
-            get(&router, "/metrics").await,
-            (StatusCode::OK, Some(METRICS_CONTENT_TYPE.to_owned()), "x 1\n".into())
+        let router = health_routes(
+            Readiness::new("no"),
+            Arc::new(Fixed(Ok("# TYPE x gauge\nx 1\n# EOF\n"))),
         );
+        let (status, content_type, body) = get(&router, "/metrics").await;
+        assert_eq!((status, content_type), (StatusCode::OK, Some(METRICS_CONTENT_TYPE.to_owned())));
+        // The server's families first, then those every server adds, one end marker last.
+        assert!(body.starts_with("# TYPE x gauge\nx 1\n# HELP "), "{body}");
+        assert!(body.ends_with("} 1\n# EOF\n"), "{body}");
+        assert_eq!(body.matches("# EOF").count(), 1, "{body}");
+        assert!(body.contains("\ncertgate_build_info{version=\"v"), "{body}");
+        if cfg!(target_os = "linux") {
+            assert!(body.contains("\nprocess_resident_memory_bytes "), "{body}");
+            assert!(body.contains("\nprocess_cpu_seconds_total "), "{body}");
+        }
         let failing = health_routes(Readiness::new("no"), Arc::new(Fixed(Err(std::fmt::Error))));
         let (status, _, body) = get(&failing, "/metrics").await;
         assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);

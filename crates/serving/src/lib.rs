@@ -7,6 +7,10 @@
 //! [`plain_server`] build axum-server servers that enforce them; [`serve_plain`] runs a
 //! plain-HTTP router under them until a shutdown signal.
 //!
+//! Every server's `/healthz`, `/readyz` and `/metrics` are [`health_routes`]; `/metrics`
+//! carries the server's registry plus the `process_*` families and `certgate_build_info`
+//! ([`exposition`]).
+//!
 //! It is also the one home of the serving-certificate helpers every HTTPS server uses:
 //! [`server_config`] (the rustls settings for a [`PemPair`]) and [`DevCertificates`] (a
 //! throw-away development CA and serving certificate), shared by the webhook and the sandbox
@@ -16,9 +20,11 @@
 mod accept;
 mod activity;
 mod dev_cert;
+pub mod exposition;
 mod guard;
 pub mod health;
 mod policy;
+pub mod process;
 mod tls;
 mod track;
 
@@ -34,6 +40,7 @@ use hyper_util::server::conn::auto::Builder;
 
 pub use accept::PolicyAcceptor;
 pub use dev_cert::{DevCertError, DevCertificates};
+pub use exposition::{BuildInfo, Combined, set_build_info};
 pub use guard::Guarded;
 pub use health::{MetricsText, Readiness, health_routes};
 pub use policy::{ConnectionPolicy, MIN_HEADER_BYTES};

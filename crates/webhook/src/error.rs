@@ -13,6 +13,10 @@ pub enum ServeError {
     #[error("cannot listen on {addr}: {source}; choose a free address with --listen")]
     Bind { addr: SocketAddr, source: std::io::Error },
     #[error(
+        "cannot serve the metrics port on {addr}: {source}; choose a free address with --metrics-listen"
+    )]
+    MetricsBind { addr: SocketAddr, source: std::io::Error },
+    #[error(
         "the dynamic serving certificate provider stopped before producing a certificate; see the errors logged before this one"
     )]
     NoDynamicCertificate,

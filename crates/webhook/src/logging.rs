@@ -20,9 +20,18 @@ pub struct LoggingError(String);
 
 /// Installs the global subscriber. `RUST_LOG` selects levels (default `info`).
 pub fn init(format: LogFormat) -> Result<(), LoggingError> {
-    let filter = EnvFilter::try_from_default_env()
-        .or_else(|_| EnvFilter::try_new("info"))
-        .map_err(|e| LoggingError(e.to_string()))?;
+    init_with_default(format, "info")
+}
+
+/// Installs the global subscriber; `RUST_LOG` selects levels, `default` (an `EnvFilter`
+/// directive such as `info` or `warn`) when it is unset or empty. A `RUST_LOG` that does not
+/// parse is an error naming it, not silently replaced.
+pub fn init_with_default(format: LogFormat, default: &str) -> Result<(), LoggingError> {
+    let filter = match std::env::var("RUST_LOG") {
+        Ok(directives) if !directives.trim().is_empty() => EnvFilter::try_new(&directives)
+            .map_err(|e| LoggingError(format!("RUST_LOG={directives}: {e}")))?,
+        _ => EnvFilter::try_new(default).map_err(|e| LoggingError(e.to_string()))?,
+    };
     // Colour only for a person watching a terminal, never into log files or collectors.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)

@@ -66,6 +66,26 @@ struct ReviewResultLabels {
     result: &'static str,
 }
 
+/// The `requests_total` series every webhook exposes at zero from its start, so dashboards
+/// and alerts (a rate of denials, a ratio of rejections) see zeros rather than no data: the
+/// requests the default webhook configurations send (deploy/, `certgate dev`), by path,
+/// resource and operations, each `allowed` and `denied`; and each path's `rejected`.
+/// Upstream's OCM paths and cert-manager's other resources are counted from their first
+/// request on.
+const DECLARED_REQUESTS: [(&str, &str, &[&str]); 4] = [
+    ("/mutate", "cert-manager.io/v1/certificaterequests", &["CREATE"]),
+    ("/validate", "cert-manager.io/v1/certificaterequests", &["CREATE", "UPDATE"]),
+    ("/validate", "cert-manager.io/v1/certificaterequests/status", &["UPDATE"]),
+    (
+        "/validate",
+        "policy.cert-manager.io/v1alpha1/certificaterequestpolicies",
+        &["CREATE", "UPDATE"],
+    ),
+];
+
+/// The paths whose `rejected` count and latency histogram are declared up front.
+const DECLARED_PATHS: [&str; 2] = ["/mutate", "/validate"];
+
 /// How policy reviews ended, the `result` label of `policy_reviews_total`.
 const REVIEW_RESULTS: [&str; 3] = ["completed", "cancelled", "refused"];
 
@@ -139,18 +159,43 @@ impl Default for Metrics {
         for result in REVIEW_RESULTS {
             let _declared = policy_reviews.ended.get_or_create(&ReviewResultLabels { result });
         }
-        Self {
+        let metrics = Self {
             registry,
             requests,
             duration,
             resources: LabelBudget::default(),
             operations: LabelBudget::default(),
             policy_reviews,
-        }
+        };
+        metrics.declare();
+        metrics
     }
 }
 
 impl Metrics {
+    /// Creates the series of [`DECLARED_REQUESTS`] and [`DECLARED_PATHS`] at zero.
+    fn declare(&self) {
+        let series = |path: &str, resource: &str, operation: &str, outcome: Outcome| {
+            let _declared = self.requests.get_or_create(&RequestLabels {
+                path: path.to_owned(),
+                resource: self.resources.admit(resource),
+                operation: self.operations.admit(operation),
+                result: outcome.as_str().to_owned(),
+            });
+        };
+        for (path, resource, operations) in DECLARED_REQUESTS {
+            for operation in operations {
+                for outcome in [Outcome::Allowed, Outcome::Denied] {
+                    series(path, resource, operation, outcome);
+                }
+            }
+        }
+        for path in DECLARED_PATHS {
+            series(path, "", "", Outcome::Rejected);
+            let _declared = self.duration.get_or_create(&PathLabels { path: path.to_owned() });
+        }
+    }
+
     /// Counts one admission request on `path` and observes its latency.
     pub fn record(
         &self,
@@ -252,6 +297,41 @@ mod tests {
             text.contains("certgate_webhook_request_duration_seconds_count{path=\"/mutate\"} 2\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_default_configurations_series_start_at_zero() {
+        let text = Metrics::default().encode().unwrap();
+        let mut declared: Vec<&str> =
+            text.lines().filter(|l| l.starts_with("certgate_webhook_requests_total{")).collect();
+        declared.sort_unstable();
+        let request = "cert-manager.io/v1/certificaterequests";
+        let policy = "policy.cert-manager.io/v1alpha1/certificaterequestpolicies";
+        let mut expected = vec![
+            "certgate_webhook_requests_total{path=\"/mutate\",resource=\"\",operation=\"\",result=\"rejected\"} 0".to_owned(),
+            "certgate_webhook_requests_total{path=\"/validate\",resource=\"\",operation=\"\",result=\"rejected\"} 0".to_owned(),
+        ];
+        for (path, resource, operation) in [
+            ("/mutate", request.to_owned(), "CREATE"),
+            ("/validate", request.to_owned(), "CREATE"),
+            ("/validate", request.to_owned(), "UPDATE"),
+            ("/validate", format!("{request}/status"), "UPDATE"),
+            ("/validate", policy.to_owned(), "CREATE"),
+            ("/validate", policy.to_owned(), "UPDATE"),
+        ] {
+            for result in ["allowed", "denied"] {
+                expected.push(format!(
+                    "certgate_webhook_requests_total{{path=\"{path}\",resource=\"{resource}\",operation=\"{operation}\",result=\"{result}\"}} 0"
+                ));
+            }
+        }
+        expected.sort_unstable();
+        assert_eq!(declared, expected);
+        for path in DECLARED_PATHS {
+            let count =
+                format!("certgate_webhook_request_duration_seconds_count{{path=\"{path}\"}} 0\n");
+            assert!(text.contains(&count), "{count} missing in {text}");
+        }
     }
 
     #[test]

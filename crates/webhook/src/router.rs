@@ -2,6 +2,7 @@
 //! governance-policy-propagator's two validating paths as aliases of `/validate`
 //! ([`OCM_POLICY_PATH`], [`OCM_POLICY_SET_PATH`]).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -66,6 +67,21 @@ struct Shared<H> {
     metrics: Arc<Metrics>,
 }
 
+/// What the webhook's `/metrics` serves, before the families every server adds: its
+/// registry, with the policy-review gauges of `handler` read at each scrape.
+pub(crate) fn scraped_metrics<H: AdmissionHandler>(
+    handler: Arc<H>,
+    metrics: Arc<Metrics>,
+) -> Arc<dyn MetricsText> {
+    Arc::new(ScrapedMetrics { handler, metrics })
+}
+
+/// `/healthz`, `/readyz` and `/metrics` alone, for the plain-HTTP metrics port: the same
+/// answers as on the HTTPS port.
+pub(crate) fn health_router(scraped: Arc<dyn MetricsText>, readiness: Readiness) -> Router {
+    health_routes(readiness.0, scraped)
+}
+
 /// The webhook's routes over `handler`. Requests to other paths get 404, other methods 405.
 ///
 /// Upstream's OCM paths answer exactly as `/validate` does (the rules follow the request's
@@ -116,8 +132,10 @@ async fn validate_ocm_policy_set<H: AdmissionHandler>(
     admit(&shared, Endpoint::Validate, OCM_POLICY_SET_PATH, request).await
 }
 
-/// Answers one admission request, then counts and logs it. The log line carries the
-/// request's resource, operation and outcome only: never the object, user or tokens.
+/// Answers one admission request, then counts and logs it. The log line names the request
+/// (its `uid`, the object's kind, namespace and name, the operation) and the decision (allowed,
+/// and a denial's reason, code and message, as `denial`: `message` is the line's own): never
+/// the object, the requester or tokens.
 async fn admit<H: AdmissionHandler>(
     shared: &Shared<H>,
     endpoint: Endpoint,
@@ -127,9 +145,14 @@ async fn admit<H: AdmissionHandler>(
     let span = tracing::info_span!("admission", path);
     async move {
         let started = Instant::now();
-        let result = match read_body(request).await {
-            Ok(body) => shared.handler.handle(endpoint, &body).await,
-            Err(rejection) => Err(rejection),
+        let (result, body) = match read_body(request).await {
+            Ok(body) => (shared.handler.handle(endpoint, &body).await, Some(body)),
+            Err(rejection) => (Err(rejection), None),
+        };
+        // Read only for a line that is written: the body is parsed a second time.
+        let names = |level| match &body {
+            Some(body) if tracing::level_enabled!(level) => RequestNames::of(body),
+            _ => RequestNames::default(),
         };
         let elapsed = started.elapsed();
         let micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
@@ -148,19 +171,35 @@ async fn admit<H: AdmissionHandler>(
                     elapsed,
                 );
                 if handled.reviewed {
+                    let names = names(tracing::Level::INFO);
+                    let decision = Decision::of(&handled.body);
                     tracing::info!(
+                        uid = %names.uid,
+                        kind = %names.kind,
+                        namespace = %names.namespace,
+                        name = %names.name,
                         resource = %handled.resource,
                         operation = %handled.operation,
+                        allowed = handled.allowed,
                         result = outcome.as_str(),
+                        reason = %decision.reason,
+                        code = decision.code,
+                        denial = %decision.message,
                         duration_us = micros,
                         "answered admission request"
                     );
                 } else {
                     // Upstream's configurations send every cert-manager.io resource: these
                     // are routine, so they are counted always and logged only at debug.
+                    let names = names(tracing::Level::DEBUG);
                     tracing::debug!(
+                        uid = %names.uid,
+                        kind = %names.kind,
+                        namespace = %names.namespace,
+                        name = %names.name,
                         resource = %handled.resource,
                         operation = %handled.operation,
+                        allowed = handled.allowed,
                         result = outcome.as_str(),
                         duration_us = micros,
                         "allowed admission request without review: no certgate rule covers it"
@@ -171,7 +210,12 @@ async fn admit<H: AdmissionHandler>(
             Err(rejection) => {
                 let status = status_of(&rejection);
                 shared.metrics.record(path, "", "", Outcome::Rejected, elapsed);
+                let names = names(tracing::Level::WARN);
                 tracing::warn!(
+                    uid = %names.uid,
+                    kind = %names.kind,
+                    namespace = %names.namespace,
+                    name = %names.name,
                     result = Outcome::Rejected.as_str(),
                     status = status.as_u16(),
                     reason = %rejection.message,
@@ -184,6 +228,125 @@ async fn admit<H: AdmissionHandler>(
     }
     .instrument(span)
     .await
+}
+
+/// What names an AdmissionReview request in the logs, read from its body without keeping
+/// anything else of it (the object, its `spec.request`, the user are skipped unread). Empty
+/// where the body does not say.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct RequestNames {
+    uid: String,
+    kind: String,
+    namespace: String,
+    /// `request.name`, else the object's `metadata.name`, else its `metadata.generateName`
+    /// (a CREATE the API server has not named yet).
+    name: String,
+}
+
+#[derive(serde::Deserialize)]
+struct ReviewHead<'a> {
+    #[serde(default, borrow)]
+    request: Option<RequestHead<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct RequestHead<'a> {
+    #[serde(default, borrow)]
+    uid: Cow<'a, str>,
+    #[serde(default, borrow)]
+    kind: Option<KindHead<'a>>,
+    #[serde(default, borrow)]
+    namespace: Cow<'a, str>,
+    #[serde(default, borrow)]
+    name: Cow<'a, str>,
+    #[serde(default, borrow)]
+    object: Option<ObjectHead<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct KindHead<'a> {
+    #[serde(default, borrow)]
+    kind: Cow<'a, str>,
+}
+
+#[derive(serde::Deserialize)]
+struct ObjectHead<'a> {
+    #[serde(default, borrow)]
+    metadata: Option<MetadataHead<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct MetadataHead<'a> {
+    #[serde(default, borrow)]
+    name: Cow<'a, str>,
+    #[serde(default, borrow, rename = "generateName")]
+    generate_name: Cow<'a, str>,
+}
+
+impl RequestNames {
+    fn of(body: &[u8]) -> RequestNames {
+        let Ok(ReviewHead { request: Some(request) }) = serde_json::from_slice(body) else {
+            return RequestNames::default();
+        };
+        let metadata = request.object.and_then(|object| object.metadata);
+        let name = [
+            Some(request.name),
+            metadata.as_ref().map(|m| m.name.clone()),
+            metadata.as_ref().map(|m| m.generate_name.clone()),
+        ]
+        .into_iter()
+        .flatten()
+        .find(|name| !name.is_empty())
+        .unwrap_or_default();
+        RequestNames {
+            uid: request.uid.into_owned(),
+            kind: request.kind.map(|k| k.kind.into_owned()).unwrap_or_default(),
+            namespace: request.namespace.into_owned(),
+            name: name.into_owned(),
+        }
+    }
+}
+
+/// What the answer decided, for the log: a denial's `status` (reason, code, message). The
+/// response's patch and warnings are not read.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Decision {
+    reason: String,
+    code: u16,
+    message: String,
+}
+
+#[derive(serde::Deserialize)]
+struct AnswerHead {
+    #[serde(default)]
+    response: Option<ResponseHead>,
+}
+
+#[derive(serde::Deserialize)]
+struct ResponseHead {
+    #[serde(default)]
+    status: Option<StatusHead>,
+}
+
+#[derive(serde::Deserialize)]
+struct StatusHead {
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    code: u16,
+    #[serde(default)]
+    message: String,
+}
+
+impl Decision {
+    fn of(body: &[u8]) -> Decision {
+        match serde_json::from_slice(body) {
+            Ok(AnswerHead { response: Some(ResponseHead { status: Some(status) }) }) => {
+                Decision { reason: status.reason, code: status.code, message: status.message }
+            }
+            _ => Decision::default(),
+        }
+    }
 }
 
 /// Reads at most [`MAX_BODY_BYTES`]; a larger body (announced or actual) is a 413.
@@ -228,4 +391,54 @@ fn review_response(handled: Handled) -> Response {
 
 fn plain(status: StatusCode, message: String) -> Response {
     (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], message).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_is_named_by_uid_kind_namespace_and_name_only() {
+        let body = br#"{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{
+            "uid":"705ab4f5-6393-11e8-b7cc-42010a800002",
+            "kind":{"group":"cert-manager.io","version":"v1","kind":"CertificateRequest"},
+            "namespace":"payments","operation":"CREATE",
+            "userInfo":{"username":"alice","groups":["team-a"]},
+            "object":{"metadata":{"name":"web-1"},"spec":{"request":"LS0tLS1CRUdJTg=="}}}}"#;
+        assert_eq!(
+            RequestNames::of(body),
+            RequestNames {
+                uid: "705ab4f5-6393-11e8-b7cc-42010a800002".to_owned(),
+                kind: "CertificateRequest".to_owned(),
+                namespace: "payments".to_owned(),
+                name: "web-1".to_owned(),
+            }
+        );
+    }
+
+    #[test]
+    fn the_name_falls_back_to_generate_name_and_bad_bodies_name_nothing() {
+        let body =
+            br#"{"request":{"uid":"u","name":"","object":{"metadata":{"generateName":"web-"}}}}"#;
+        assert_eq!(RequestNames::of(body).name, "web-");
+        let body =
+            br#"{"request":{"uid":"u","name":"given","object":{"metadata":{"name":"other"}}}}"#;
+        assert_eq!(RequestNames::of(body).name, "given");
+        assert_eq!(RequestNames::of(b"not json"), RequestNames::default());
+        assert_eq!(RequestNames::of(br#"{"request":{"uid":7}}"#), RequestNames::default());
+    }
+
+    #[test]
+    fn a_denial_gives_its_status_and_an_allowance_nothing() {
+        let denied = br#"{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{
+            "uid":"u","allowed":false,
+            "status":{"metadata":{},"status":"Failure","message":"no","reason":"Forbidden","code":403}}}"#;
+        assert_eq!(
+            Decision::of(denied),
+            Decision { reason: "Forbidden".to_owned(), code: 403, message: "no".to_owned() }
+        );
+        let allowed =
+            br#"{"response":{"uid":"u","allowed":true,"patchType":"JSONPatch","patch":"W10="}}"#;
+        assert_eq!(Decision::of(allowed), Decision::default());
+    }
 }

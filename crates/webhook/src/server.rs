@@ -1,4 +1,6 @@
-//! Running the HTTPS server: bind, serve the router, reload certificates, shut down gracefully.
+//! Running the HTTPS server: bind, serve the router, reload certificates, shut down gracefully;
+//! and, when given a listener, the plain-HTTP metrics port (`/metrics`, `/healthz`, `/readyz`
+//! without TLS, for Prometheus and probes, as cert-manager's webhook serves on 9402).
 
 use std::future::Future;
 use std::io;
@@ -9,7 +11,7 @@ use std::time::Duration;
 
 use axum_server::Handle;
 use axum_server::tls_rustls::RustlsConfig;
-use certgate_serving::ConnectionPolicy;
+use certgate_serving::{ConnectionPolicy, MetricsText};
 use tokio::task::JoinHandle;
 
 use crate::dynamic_serving::CertificateFeed;
@@ -17,7 +19,7 @@ use crate::error::ServeError;
 use crate::handler::AdmissionHandler;
 use crate::metrics::Metrics;
 use crate::reload::CertificateWatcher;
-use crate::router::{Readiness, router};
+use crate::router::{Readiness, health_router, router, scraped_metrics};
 use certgate_serving::{PemPair, server_config};
 
 /// Where the serving certificate comes from.
@@ -37,8 +39,13 @@ pub enum TlsSource {
 pub struct ServerOptions {
     pub listen: SocketAddr,
     pub tls: TlsSource,
-    /// Timeouts and limits for client connections (slow or idle clients are closed).
+    /// Timeouts and limits for client connections (slow or idle clients are closed), on
+    /// both ports.
     pub connections: ConnectionPolicy,
+    /// A bound socket to serve `/metrics`, `/healthz` and `/readyz` on over plain HTTP
+    /// (besides the HTTPS port, which keeps them too); `None` for none. Bound by the caller,
+    /// which decides what a taken address means.
+    pub metrics_listener: Option<std::net::TcpListener>,
 }
 
 /// A server that is listening with a loaded certificate.
@@ -49,6 +56,62 @@ pub struct RunningServer {
     serving: JoinHandle<io::Result<()>>,
     watcher: Option<JoinHandle<()>>,
     readiness: Readiness,
+    metrics_port: Option<MetricsPort>,
+    scraped: Scraped,
+}
+
+/// The webhook's own metrics as its `/metrics` encodes them.
+#[derive(Clone)]
+struct Scraped(Arc<dyn MetricsText>);
+
+impl std::fmt::Debug for Scraped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Scraped")
+    }
+}
+
+/// The plain-HTTP metrics port: its address, what stops it, and its task.
+#[derive(Debug)]
+struct MetricsPort {
+    local_addr: SocketAddr,
+    stop: tokio::sync::oneshot::Sender<()>,
+    serving: JoinHandle<()>,
+}
+
+impl MetricsPort {
+    /// Serves `router` on `listener` under `connections` until stopped (or dropped).
+    fn start(
+        listener: std::net::TcpListener,
+        router: axum::Router,
+        connections: &ConnectionPolicy,
+    ) -> io::Result<MetricsPort> {
+        listener.set_nonblocking(true)?;
+        let local_addr = listener.local_addr()?;
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let connections = connections.clone();
+        let serving = tokio::spawn(async move {
+            let shutdown = async move {
+                let _ = stopped.await;
+            };
+            if let Err(error) =
+                certgate_serving::serve_plain(listener, router, &connections, shutdown).await
+            {
+                tracing::error!(address = %local_addr, error = %error, "the metrics port stopped");
+            }
+        });
+        tracing::info!(
+            address = %local_addr,
+            "serving /metrics, /healthz and /readyz over plain HTTP"
+        );
+        Ok(MetricsPort { local_addr, stop, serving })
+    }
+
+    /// Stops accepting, lets in-flight scrapes finish.
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        let _ = self.serving.await;
+    }
 }
 
 /// Loads the certificate, binds `options.listen` and starts serving `handler` in the
@@ -78,6 +141,22 @@ pub async fn start<H: AdmissionHandler>(
     listener.set_nonblocking(true).map_err(bind_error)?;
     let local_addr = listener.local_addr().map_err(bind_error)?;
 
+    // The metrics port serves from the start, not ready until the HTTPS port serves: while
+    // a dynamic serving certificate is awaited, probes and scrapes already get answers.
+    let readiness = Readiness::default();
+    let scraped = Scraped(scraped_metrics(Arc::clone(&handler), Arc::clone(&metrics)));
+    let metrics_port = match options.metrics_listener {
+        Some(metrics_listener) => {
+            let addr = metrics_listener.local_addr().map_err(ServeError::Server)?;
+            let routes = health_router(Arc::clone(&scraped.0), readiness.clone());
+            Some(
+                MetricsPort::start(metrics_listener, routes, &options.connections)
+                    .map_err(|source| ServeError::MetricsBind { addr, source })?,
+            )
+        }
+        None => None,
+    };
+
     let (pair, config) = match (loaded, &mut follow) {
         (Some(loaded), _) => loaded,
         (None, Follow::Feed(feed)) => {
@@ -92,7 +171,6 @@ pub async fn start<H: AdmissionHandler>(
     };
     let tls = RustlsConfig::from_config(config);
 
-    let readiness = Readiness::default();
     let app = router(handler, metrics, readiness.clone());
     let handle = Handle::new();
     let server = certgate_serving::tls_server(listener, tls.clone(), &options.connections)
@@ -117,7 +195,7 @@ pub async fn start<H: AdmissionHandler>(
         Follow::Nothing => None,
     };
     tracing::info!(address = %local_addr, "serving admission webhooks over HTTPS");
-    Ok(RunningServer { local_addr, handle, serving, watcher, readiness })
+    Ok(RunningServer { local_addr, handle, serving, watcher, readiness, metrics_port, scraped })
 }
 
 /// How the served certificate changes after start.
@@ -149,6 +227,18 @@ impl RunningServer {
         self.local_addr
     }
 
+    /// The webhook's own metrics (its registry, the policy-review gauges read at each
+    /// encoding), for a process that serves them on an endpoint of its own beside others
+    /// (`certgate dev`). The families every server adds are not in it.
+    pub fn metrics_text(&self) -> Arc<dyn MetricsText> {
+        Arc::clone(&self.scraped.0)
+    }
+
+    /// The address of the plain-HTTP metrics port, when one is served.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_port.as_ref().map(|port| port.local_addr)
+    }
+
     /// Serves until `signal` completes, then shuts down gracefully (see [`Self::shutdown`]).
     /// Returns early with the error if the server stops by itself.
     pub async fn run_until(
@@ -160,6 +250,9 @@ impl RunningServer {
             () = signal => self.shutdown(grace).await,
             ended = &mut self.serving => {
                 self.stop_watcher();
+                if let Some(port) = self.metrics_port.take() {
+                    port.stop().await;
+                }
                 match ended {
                     Ok(Ok(())) => Err(ServeError::Server(io::Error::other("stopped unexpectedly"))),
                     Ok(Err(err)) => Err(ServeError::Server(err)),
@@ -176,7 +269,12 @@ impl RunningServer {
         self.stop_watcher();
         tracing::info!(grace_seconds = grace.as_secs_f64(), "shutting down");
         self.handle.graceful_shutdown(Some(grace));
-        (&mut self.serving).await?.map_err(ServeError::Server)
+        let served = (&mut self.serving).await;
+        // Scrapes keep being answered (not ready) until the admission port has drained.
+        if let Some(port) = self.metrics_port.take() {
+            port.stop().await;
+        }
+        served?.map_err(ServeError::Server)
     }
 
     fn stop_watcher(&mut self) {

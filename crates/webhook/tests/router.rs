@@ -169,8 +169,12 @@ async fn metrics_count_requests_by_path_resource_operation_and_result() {
     let answer = send(&app, Method::GET, "/metrics", Body::empty()).await;
     assert_eq!(answer.status, StatusCode::OK);
     assert_eq!(answer.content_type, "application/openmetrics-text; version=1.0.0; charset=utf-8");
-    let mut counters: Vec<&str> =
-        answer.body.lines().filter(|l| l.starts_with("certgate_webhook_requests_total{")).collect();
+    // The series declared at zero from the start are left out here (see the unit tests).
+    let mut counters: Vec<&str> = answer
+        .body
+        .lines()
+        .filter(|l| l.starts_with("certgate_webhook_requests_total{") && !l.ends_with(" 0"))
+        .collect();
     counters.sort_unstable();
     assert_eq!(
         counters,

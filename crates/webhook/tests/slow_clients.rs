@@ -38,6 +38,7 @@ async fn server() -> (RunningServer, Arc<rustls::ClientConfig>) {
             listen: "127.0.0.1:0".parse().unwrap(),
             tls: TlsSource::Fixed(certificates.serving),
             connections: policy(),
+            metrics_listener: None,
         },
         Arc::new(Scripted),
         Arc::new(Metrics::default()),

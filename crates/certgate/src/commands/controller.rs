@@ -4,7 +4,6 @@
 //! `certgate-runtime`, their reconcilers live in their system crates.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use certgate_runtime::{
@@ -17,6 +16,7 @@ use clap::{ArgAction, Args, ValueEnum};
 use crate::controllers::REGISTRY;
 use crate::shared::connections::HttpConnectionArgs;
 use crate::shared::duration::{parse_duration, parse_go_duration, parse_lease_duration};
+use crate::shared::kubeconfig::KubeconfigArgs;
 use crate::shared::logging::LogFormatArg;
 
 /// The long help of `certgate controller` (`--help`).
@@ -154,14 +154,10 @@ pub struct ControllerArgs {
     #[arg(long, value_enum, default_value_t = LogFormatArg::Text)]
     pub log_format: LogFormatArg,
 
-    /// Path to a kubeconfig file [default: in-cluster service account, else $KUBECONFIG,
-    /// else ~/.kube/config].
-    #[arg(long, value_name = "FILE")]
-    pub kubeconfig: Option<PathBuf>,
-
-    /// The kubeconfig context to use [default: its current context].
-    #[arg(long, value_name = "NAME")]
-    pub context: Option<String>,
+    // The cluster to work on: kubectl's client flags (--kubeconfig, --context, --server,
+    // --token, --as, ...); without a kubeconfig, inside a Pod, its service account.
+    #[command(flatten)]
+    pub cluster: KubeconfigArgs,
 
     /// Timeouts and limits of the --listen endpoints' connections.
     #[command(flatten)]
@@ -210,6 +206,10 @@ pub enum ControllerError {
     Signal(#[source] std::io::Error),
     #[error("cannot configure the API client: {0}")]
     Client(String),
+    /// The API server could not be reached for the leader lease: the message every command
+    /// gives ([`crate::shared::unreachable::leader_election`]).
+    #[error("{0}")]
+    Unreachable(String),
     #[error(transparent)]
     Manager(#[from] ManagerError),
 }
@@ -222,6 +222,7 @@ pub fn run(args: &ControllerArgs) -> Result<(), ControllerError> {
         .select(&args.controllers)
         .map_err(|e| ControllerError::Controllers(e.to_string()))?;
     crate::shared::logging::init(args.log_format)?;
+    crate::shared::metrics::declare_build_info();
     certgate_issuer::set_cluster_resource_namespace(args.cluster_resource_namespace.clone());
     let backoff = certgate_issuance::BackoffConfig::from_settings(
         args.certificate_request_minimum_backoff_duration,
@@ -238,6 +239,7 @@ pub fn run(args: &ControllerArgs) -> Result<(), ControllerError> {
         let config = client_config(args).await?;
         let client = kube::Client::try_from(config.clone())
             .map_err(|e| ControllerError::Client(e.to_string()))?;
+        crate::shared::kubeconfig::warn_if_unreachable(&client, config.cluster_url.to_string());
         let identity = replica_identity();
         let options = ManagerOptions {
             listen: args.listen,
@@ -259,17 +261,21 @@ pub fn run(args: &ControllerArgs) -> Result<(), ControllerError> {
                 ),
             },
         };
-        Ok(run_controllers(client, Some(config), controllers, options, signal).await?)
+        let server = config.cluster_url.to_string();
+        let lease =
+            format!("{}/{}", args.leader_election_namespace, args.leader_election_lease_name);
+        run_controllers(client, Some(config), controllers, options, signal).await.map_err(|err| {
+            let unreachable = match &err {
+                ManagerError::Leader(leader) => {
+                    crate::shared::unreachable::leader_election(&server, &lease, leader)
+                }
+                _ => None,
+            };
+            unreachable.map_or_else(|| err.into(), ControllerError::Unreachable)
+        })
     })
 }
 
 async fn client_config(args: &ControllerArgs) -> Result<kube::Config, ControllerError> {
-    let config = if args.kubeconfig.is_some() || args.context.is_some() {
-        crate::shared::kubeconfig::config(args.kubeconfig.as_deref(), args.context.as_deref())
-            .await
-            .map_err(|e| ControllerError::Client(e.to_string()))?
-    } else {
-        kube::Config::infer().await.map_err(|e| ControllerError::Client(e.to_string()))?
-    };
-    Ok(config)
+    args.cluster.config().await.map_err(|e| ControllerError::Client(e.to_string()))
 }

@@ -16,7 +16,9 @@ use clap::Args;
 
 use crate::shared::connections::ConnectionArgs;
 use crate::shared::duration::parse_duration;
+use crate::shared::kubeconfig::KubeconfigArgs;
 use crate::shared::logging::LogFormatArg;
+use crate::shared::metrics::{MetricsListen, bind_metrics_port, parse_metrics_listen};
 use certgate_webhook::cluster_serving::{self as webhook_serving, DynamicServing};
 
 /// The long help of `certgate webhook` (`--help`).
@@ -31,7 +33,10 @@ Answers admission.k8s.io/v1 AdmissionReviews over HTTPS (TLS 1.2 and 1.3):
   GET /healthz    200 while the process runs
   GET /readyz     200 once serving with a loaded certificate, 503 while shutting down
   GET /metrics    OpenMetrics text: certgate_webhook_requests_total{path,resource,operation,
-                  result} and certgate_webhook_request_duration_seconds{path}
+                  result}, certgate_webhook_request_duration_seconds{path}, process_*,
+                  certgate_build_info (docs/observability.md)
+/healthz, /readyz and /metrics are also served over plain HTTP on --metrics-listen (default
+0.0.0.0:9402, cert-manager's metrics port), for Prometheus and probes without TLS.
 
 Serving certificate, one of three sources:
   --tls-cert-file/--tls-private-key-file  files (e.g. a mounted Secret), re-read every
@@ -51,9 +56,10 @@ Bodies over 3 MiB are refused with 413. SIGTERM or SIGINT stop accepting connect
 in-flight requests finish within --shutdown-grace-period. Logs go to standard error and never
 contain request objects, users' tokens or keys.
 
-In a cluster (in-cluster config or KUBECONFIG), the signer permission check asks the API server
-with SubjectAccessReviews (answers cached for --sar-cache-ttl; a transient failure such as HTTP
-429, 500 or 504 is retried once after about a second) and resolves issuer kinds through API
+In a cluster (the Pod's service account, or a kubeconfig with kubectl's client flags: --kubeconfig,
+--context, --server, ...), the signer permission check asks the API server with
+SubjectAccessReviews (answers cached for --sar-cache-ttl; a transient failure such as HTTP 429,
+500 or 504 is retried once after about a second) and resolves issuer kinds through API
 discovery. Without a cluster, every request needing that check is denied.
 
 Examples:
@@ -69,6 +75,13 @@ pub struct WebhookArgs {
     /// Address and port to serve HTTPS on.
     #[arg(long, value_name = "ADDR", default_value = "0.0.0.0:9443")]
     pub listen: SocketAddr,
+
+    /// Address and port to serve /metrics, /healthz and /readyz on over plain HTTP (they stay
+    /// on the HTTPS port too); `--metrics-listen=` or `0` serves none. Given explicitly, an
+    /// address that cannot be bound stops the start; the default one taken is a warning
+    /// [default: 0.0.0.0:9402]
+    #[arg(long, value_name = "ADDR", value_parser = parse_metrics_listen)]
+    pub metrics_listen: Option<MetricsListen>,
 
     /// PEM file holding the serving certificate, followed by its intermediates. Re-read
     /// every --tls-reload-interval; a changed valid pair is served without restart.
@@ -172,6 +185,11 @@ pub struct WebhookArgs {
 
     #[command(flatten)]
     pub connections: ConnectionArgs,
+
+    // The cluster for SubjectAccessReviews, discovery and dynamic serving: kubectl's client
+    // flags; without a kubeconfig, inside a Pod, its service account.
+    #[command(flatten)]
+    pub cluster: KubeconfigArgs,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -214,6 +232,8 @@ pub enum WebhookError {
     Signal(#[source] std::io::Error),
     #[error(transparent)]
     Serve(#[from] certgate_webhook::ServeError),
+    #[error(transparent)]
+    MetricsPort(#[from] crate::shared::metrics::MetricsBindError),
 }
 
 /// Runs the server until SIGTERM or SIGINT. `stdout` receives the CA bundle in
@@ -223,6 +243,7 @@ pub fn run(args: &WebhookArgs, stdout: &mut impl Write) -> Result<(), WebhookErr
     // provider already installed is that same one, so the error is irrelevant.
     let _ = rustls::crypto::ring::default_provider().install_default();
     crate::shared::logging::init(args.log_format)?;
+    crate::shared::metrics::declare_build_info();
     let dynamic = dynamic_serving(args)?;
     let tls = match dynamic {
         Some(_) => None,
@@ -285,8 +306,11 @@ async fn serve(
             _ = tokio::signal::ctrl_c() => tracing::info!("received SIGINT"),
         }
     });
-    let client = match kube::Client::try_default().await {
-        Ok(client) => Ok(client),
+    let client = match args.cluster.connect().await {
+        Ok(connection) => {
+            crate::shared::kubeconfig::warn_if_unreachable(&connection.client, connection.server);
+            Ok(connection.client)
+        }
         Err(err) => {
             if dynamic.is_none() {
                 tracing::warn!(
@@ -318,8 +342,14 @@ async fn serve(
         (None, None) => return Err(WebhookError::NoCertificate),
     };
     let admission = Arc::new(admission(client.ok(), args.sar_cache_ttl));
+    let metrics_listener = bind_metrics_port(args.metrics_listen)?;
     let start = certgate_webhook::start(
-        ServerOptions { listen: args.listen, tls, connections: args.connections.policy() },
+        ServerOptions {
+            listen: args.listen,
+            tls,
+            connections: args.connections.policy(),
+            metrics_listener,
+        },
         admission,
         Arc::new(Metrics::default()),
     );
@@ -391,11 +421,27 @@ mod tests {
     fn defaults_with_certificate_files() {
         let args = parse(&["--tls-cert-file", "c.pem", "--tls-private-key-file", "k.pem"]).unwrap();
         assert_eq!(args.listen, "0.0.0.0:9443".parse::<SocketAddr>().unwrap());
+        assert_eq!(args.metrics_listen, None, "the default port, 0.0.0.0:9402");
         assert_eq!(args.tls_reload_interval, Duration::from_secs(2));
         assert_eq!(args.sar_cache_ttl, Duration::from_secs(1));
         assert_eq!(args.shutdown_grace_period, Duration::from_secs(25));
         assert_eq!(args.log_format, LogFormatArg::Text);
         assert!(!args.dev_self_signed);
+    }
+
+    #[test]
+    fn the_metrics_port_is_an_address_or_off() {
+        let args = parse(&["--dev-self-signed", "--metrics-listen", "127.0.0.1:19402"]).unwrap();
+        assert_eq!(
+            args.metrics_listen,
+            Some(MetricsListen::Address("127.0.0.1:19402".parse().unwrap()))
+        );
+        for off in ["--metrics-listen=", "--metrics-listen=0"] {
+            let args = parse(&["--dev-self-signed", off]).unwrap();
+            assert_eq!(args.metrics_listen, Some(MetricsListen::Off), "{off}");
+        }
+        let err = parse(&["--dev-self-signed", "--metrics-listen", "9402"]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::ValueValidation);
     }
 
     #[test]

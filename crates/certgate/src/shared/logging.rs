@@ -1,5 +1,5 @@
-//! `--log-format` of the long-running commands (`webhook`, `controller`) and the glue that
-//! installs the process's log subscriber from it.
+//! `--log-format` of the long-running commands (`webhook`, `controller`, `edge serve`,
+//! `dev`) and the glue that installs the process's log subscriber from it.
 
 use certgate_webhook::logging::{self, LogFormat, LoggingError};
 use clap::ValueEnum;
@@ -22,7 +22,14 @@ impl From<LogFormatArg> for LogFormat {
     }
 }
 
-/// Installs the global log subscriber (standard error; `RUST_LOG` selects levels).
+/// Installs the global log subscriber (standard error; `RUST_LOG` selects levels, default
+/// `info`).
 pub fn init(format: LogFormatArg) -> Result<(), LoggingError> {
     logging::init(format.into())
+}
+
+/// [`init`] with another level when `RUST_LOG` is unset, e.g. `warn` where a command's own
+/// output must read cleanly.
+pub fn init_with_default(format: LogFormatArg, default: &str) -> Result<(), LoggingError> {
+    logging::init_with_default(format.into(), default)
 }

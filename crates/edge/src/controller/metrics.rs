@@ -1,6 +1,8 @@
 //! The edge controller's Prometheus metrics, in the style of [`crate::EdgeMetrics`]: they
 //! register into the caller's registry. Label values are fixed sets (status names, results),
-//! so no object can grow the series.
+//! so no object can grow the series, and each is declared at zero when registered so that
+//! dashboards see zeros from the start rather than no data (the CRL gauges, one per served
+//! Secret, appear with their Secrets).
 
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicI64;
@@ -21,6 +23,11 @@ use super::decide::ProxyCounts;
 /// large CRLs up to seconds.
 const REBUILD_BUCKETS: [f64; 12] =
     [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0];
+
+/// The `status` values of `httpproxies`: Contour's currentStatus names.
+const PROXY_STATUSES: [&str; 3] = ["valid", "invalid", "orphaned"];
+/// The `result` values of `status_writes_total`.
+const WRITE_RESULTS: [&str; 2] = ["ok", "error"];
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct StatusLabel {
@@ -104,6 +111,12 @@ impl ControllerMetrics {
             "Earliest nextUpdate (Unix time) of the CRLs in each served CRL Secret; Envoy refuses clients needing a CRL past it",
             metrics.crl_next_update.clone(),
         );
+        for status in PROXY_STATUSES {
+            let _declared = metrics.proxies.get_or_create(&StatusLabel { status });
+        }
+        for result in WRITE_RESULTS {
+            let _declared = metrics.status_writes.get_or_create(&ResultLabel { result });
+        }
         metrics
     }
 
@@ -121,7 +134,7 @@ impl ControllerMetrics {
         self.rebuilds.inc();
         self.duration.observe(elapsed.as_secs_f64());
         for (status, count) in
-            [("valid", counts.valid), ("invalid", counts.invalid), ("orphaned", counts.orphaned)]
+            PROXY_STATUSES.into_iter().zip([counts.valid, counts.invalid, counts.orphaned])
         {
             self.proxies.get_or_create(&StatusLabel { status }).set(to_i64(count));
         }
@@ -133,7 +146,7 @@ impl ControllerMetrics {
     }
 
     pub fn status_written(&self, ok: bool) {
-        let result = if ok { "ok" } else { "error" };
+        let result = if ok { WRITE_RESULTS[0] } else { WRITE_RESULTS[1] };
         self.status_writes.get_or_create(&ResultLabel { result }).inc();
     }
 
@@ -154,6 +167,24 @@ fn to_i64(count: usize) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn closed_label_sets_start_at_zero() {
+        let mut registry = Registry::default();
+        let _metrics = ControllerMetrics::register(&mut registry);
+        let mut text = String::new();
+        prometheus_client::encoding::text::encode(&mut text, &registry).unwrap();
+        for line in [
+            "certgate_edge_httpproxies{status=\"valid\"} 0\n",
+            "certgate_edge_httpproxies{status=\"invalid\"} 0\n",
+            "certgate_edge_httpproxies{status=\"orphaned\"} 0\n",
+            "certgate_edge_status_writes_total{result=\"ok\"} 0\n",
+            "certgate_edge_status_writes_total{result=\"error\"} 0\n",
+            "certgate_edge_rebuilds_total 0\n",
+        ] {
+            assert!(text.contains(line), "missing {line:?} in\n{text}");
+        }
+    }
 
     #[test]
     fn registered_metrics_are_exposed() {

@@ -68,6 +68,7 @@ pub async fn run(
     }
     let _ = writeln!(out, "  every authenticated user may create CertificateRequests (demo RBAC)");
     for (name, text) in EXAMPLES {
+        tracing::info!(file = name, "applying an example");
         let documents = parse(&Arc::from(name), text, Syntax::Yaml)
             .map_err(|e| DevError::Demo(format!("{name}: {e}")))?;
         for document in documents {
@@ -203,6 +204,13 @@ async fn apply(client: &kube::Client, object: &Value) -> Result<(), DevError> {
     )
     .await
     .map_err(|e| DevError::Demo(format!("{} {}: {e}", kind_of(object), name_of(object))))?;
+    let namespace = object.pointer("/metadata/namespace").and_then(Value::as_str);
+    tracing::info!(
+        kind = %kind_of(object),
+        namespace = namespace.unwrap_or_default(),
+        name = %name_of(object),
+        "applied"
+    );
     Ok(())
 }
 

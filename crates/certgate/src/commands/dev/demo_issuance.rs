@@ -107,6 +107,12 @@ async fn apply(client: &kube::Client, object: &Value) -> Result<String, DevError
     api.patch(name, &PatchParams::apply("certgate-demo").force(), &Patch::Apply(object))
         .await
         .map_err(demo_error(&what))?;
+    tracing::info!(
+        kind = %resource.kind,
+        namespace = object["metadata"]["namespace"].as_str().unwrap_or_default(),
+        name,
+        "applied"
+    );
     Ok(what)
 }
 

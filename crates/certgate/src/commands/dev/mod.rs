@@ -19,6 +19,7 @@ use kube::config::{KubeConfigOptions, Kubeconfig};
 
 use crate::controllers::REGISTRY;
 use crate::shared::connections::ConnectionArgs;
+use crate::shared::logging::LogFormatArg;
 
 /// The long help of `certgate dev` (`--help`).
 pub const DEV_LONG_ABOUT: &str = "\
@@ -43,6 +44,15 @@ Approved/Denied conditions need `approve` on the signer, as in a cluster.
   certgate dev --demo-issuance
                            issue, deny, revoke: Certificates through a CEL policy, the CA
                            issuer and its CRL, with certgate's controllers; then exit
+
+Logs go to standard error (--log-format text or json): where the API server, the webhook and
+--metrics-listen listen, which controllers run, what the demonstrations apply, and every
+admission decision. RUST_LOG selects levels: info by default, warn with --demo and
+--demo-issuance so that their report reads cleanly (RUST_LOG=info shows everything).
+
+With --metrics-listen ADDR (loopback), /metrics, /healthz and /readyz are served over plain
+HTTP: the webhook's and the controllers' metrics, process_* and certgate_build_info, as the
+production servers expose them (docs/observability.md).
 
 Stops on SIGINT or SIGTERM.";
 
@@ -116,6 +126,17 @@ pub struct DevArgs {
     #[arg(long, conflicts_with = "demo", value_name = "BOOL", action = clap::ArgAction::Set, default_value_t = false, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub demo_issuance: bool,
 
+    /// Loopback address to serve /metrics, /healthz and /readyz on over plain HTTP: the
+    /// webhook's and the controllers' metrics in one exposition (port 0 picks a free one)
+    /// [default: none]
+    #[arg(long, value_name = "ADDR")]
+    pub metrics_listen: Option<SocketAddr>,
+
+    /// Log line format, on standard error. RUST_LOG selects levels (default info; warn with
+    /// --demo and --demo-issuance).
+    #[arg(long, value_enum, default_value_t = LogFormatArg::Text)]
+    pub log_format: LogFormatArg,
+
     /// Timeouts and limits of client connections, for the API and the webhook alike.
     #[command(flatten)]
     pub connections: ConnectionArgs,
@@ -142,6 +163,12 @@ pub enum DevError {
     Client(String),
     #[error("the webhook listens on loopback only; {0} is not a loopback address")]
     WebhookNotLoopback(SocketAddr),
+    #[error("--metrics-listen: the sandbox serves on loopback only; {0} is not a loopback address")]
+    MetricsNotLoopback(SocketAddr),
+    #[error("--metrics-listen {address}: cannot listen: {source}")]
+    MetricsListen { address: SocketAddr, source: std::io::Error },
+    #[error(transparent)]
+    Logging(#[from] certgate_webhook::logging::LoggingError),
     #[error("cannot start certgate's webhook: {0}")]
     Webhook(String),
     #[error("--controllers: {0}")]
@@ -159,6 +186,15 @@ pub enum DevError {
 /// Serves until SIGINT or SIGTERM.
 pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError> {
     let _ = rustls::crypto::ring::default_provider().install_default();
+    let quiet = args.demo || args.demo_issuance;
+    crate::shared::logging::init_with_default(
+        args.log_format,
+        if quiet { "warn" } else { "info" },
+    )?;
+    crate::shared::metrics::declare_build_info();
+    if let Some(address) = args.metrics_listen.filter(|a| !a.ip().is_loopback()) {
+        return Err(DevError::MetricsNotLoopback(address));
+    }
     let users = match &args.users {
         Some(path) => read_users(path)?,
         None => StaticUsers::default(),
@@ -182,21 +218,44 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
             ..SandboxOptions::default()
         })
         .await?;
+        tracing::info!(
+            address = %sandbox.address,
+            data_dir = %args.data_dir.as_deref().map_or("(memory)".into(), |d| d.display().to_string()),
+            "serving the sandbox API server (development only)"
+        );
         let webhook = if args.no_webhook {
+            tracing::info!("certgate's webhook not started (--no-webhook)");
             None
         } else {
-            Some(
-                webhook::start(
-                    args.webhook_listen,
-                    args.connections.policy(),
-                    client(&sandbox.kubeconfig(), None).await?,
-                )
-                .await?,
+            let webhook = webhook::start(
+                args.webhook_listen,
+                args.connections.policy(),
+                client(&sandbox.kubeconfig(), None).await?,
             )
+            .await?;
+            tracing::info!(
+                address = %webhook.local_addr(),
+                "serving certgate's admission webhook, registered with the sandbox for CertificateRequests and CertificateRequestPolicies"
+            );
+            Some(webhook)
         };
         let kubeconfig = sandbox.kubeconfig();
         issuers::register(&client(&kubeconfig, None).await?).await?;
         let (stop, stopped) = tokio::sync::watch::channel(false);
+        let controller_metrics = std::sync::Arc::new(ControllerMetrics::default());
+        let metrics_endpoint = match args.metrics_listen {
+            Some(address) => Some(
+                serve_metrics(
+                    address,
+                    webhook.as_ref(),
+                    &controller_metrics,
+                    &args.connections.policy(),
+                    until_stopped(stopped.clone()),
+                )
+                .await?,
+            ),
+            None => None,
+        };
         let launch = Launch {
             client: client(&kubeconfig, None).await?,
             config: Some(client_config(&kubeconfig).await?),
@@ -204,7 +263,7 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
                 service_account_token_ttl: args.hub_templates_token_expiration,
                 ..Settings::default()
             },
-            metrics: std::sync::Arc::new(ControllerMetrics::default()),
+            metrics: std::sync::Arc::clone(&controller_metrics),
             clock: std::sync::Arc::new(certgate_clock::SystemClock),
             shutdown: until_stopped(stopped),
         };
@@ -213,6 +272,14 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
             async move { Registry::run(&controllers, launch).await }
         });
         let controllers: Vec<&str> = controllers.iter().map(|spec| spec.name).collect();
+        if controllers.is_empty() {
+            tracing::info!("no controllers running");
+        } else {
+            tracing::info!(controllers = %controllers.join(","), "running certgate's controllers");
+        }
+        if let Some((_, readiness)) = &metrics_endpoint {
+            readiness.set(true);
+        }
         if args.demo || args.demo_issuance {
             let _ = writeln!(
                 out,
@@ -241,10 +308,17 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
             Some(path) => {
                 certgate_sandbox::kubeconfig::write(path, &kubeconfig)
                     .map_err(DevError::Kubeconfig)?;
+                tracing::info!(path = %path.display(), "wrote the admin kubeconfig (owner-only)");
                 let _ = write!(
                     out,
                     "{}",
-                    usage(&sandbox, path, webhook.as_ref().map(|w| w.local_addr()), &controllers)
+                    usage(
+                        &sandbox,
+                        path,
+                        webhook.as_ref().map(|w| w.local_addr()),
+                        metrics_endpoint.as_ref().map(|(address, _)| *address),
+                        &controllers
+                    )
                 );
             }
             None => {
@@ -253,6 +327,10 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
         }
         let _ = out.flush();
         wait_for_signal().await.map_err(DevError::Signal)?;
+        tracing::info!("stopping");
+        if let Some((_, readiness)) = &metrics_endpoint {
+            readiness.set(false);
+        }
         let _ = stop.send(true);
         let _ = controllers_task.await;
         if let Some(webhook) = webhook {
@@ -261,6 +339,40 @@ pub fn run(args: &DevArgs, out: &mut impl std::io::Write) -> Result<(), DevError
         sandbox.shutdown();
         Ok(())
     })
+}
+
+/// Serves `/metrics` (the webhook's and the controllers' registries in one exposition),
+/// `/healthz` and `/readyz` on `address` until `shutdown`; returns the address bound and the
+/// readiness flag (not ready until set).
+async fn serve_metrics(
+    address: SocketAddr,
+    webhook: Option<&certgate_webhook::RunningServer>,
+    controllers: &std::sync::Arc<ControllerMetrics>,
+    connections: &certgate_serving::ConnectionPolicy,
+    shutdown: Shutdown,
+) -> Result<(SocketAddr, certgate_serving::Readiness), DevError> {
+    use certgate_serving::{Combined, MetricsText, Readiness, health_routes};
+    use std::sync::Arc;
+    let bind_error = |source| DevError::MetricsListen { address, source };
+    let listener = tokio::net::TcpListener::bind(address).await.map_err(bind_error)?;
+    let bound = listener.local_addr().map_err(bind_error)?;
+    let mut parts: Vec<Arc<dyn MetricsText>> = Vec::new();
+    if let Some(webhook) = webhook {
+        parts.push(webhook.metrics_text());
+    }
+    parts.push(Arc::clone(controllers) as Arc<dyn MetricsText>);
+    let readiness = Readiness::new("not ready: starting or stopping");
+    let router = health_routes(readiness.clone(), Arc::new(Combined(parts)));
+    let connections = connections.clone();
+    tokio::spawn(async move {
+        if let Err(error) =
+            certgate_serving::serve_plain(listener, router, &connections, shutdown).await
+        {
+            tracing::error!(address = %bound, error = %error, "the metrics endpoint stopped");
+        }
+    });
+    tracing::info!(address = %bound, "serving /metrics, /healthz and /readyz over plain HTTP");
+    Ok((bound, readiness))
 }
 
 fn read_users(path: &Path) -> Result<StaticUsers, DevError> {
@@ -298,6 +410,7 @@ fn usage(
     sandbox: &RunningSandbox,
     kubeconfig: &Path,
     webhook: Option<SocketAddr>,
+    metrics: Option<SocketAddr>,
     controllers: &[&str],
 ) -> String {
     let webhook = match webhook {
@@ -305,6 +418,10 @@ fn usage(
             "certgate webhook at https://{address}, registered for CertificateRequests and CertificateRequestPolicies\n"
         ),
         None => "certgate webhook not running (--no-webhook)\n".to_owned(),
+    };
+    let metrics = match metrics {
+        Some(address) => format!("metrics at http://{address}/metrics\n"),
+        None => String::new(),
     };
     let controllers = if controllers.is_empty() {
         "no controllers running\n".to_owned()
@@ -315,6 +432,7 @@ fn usage(
         "certgate sandbox API server (development only) at https://{address}\n\
          {webhook}\
          {controllers}\
+         {metrics}\
          kubeconfig (admin, system:masters) written to {path}\n\
          \n\
          Try:\n  \

@@ -33,7 +33,13 @@ pub async fn start(
     let admission =
         certgate_webhook::cluster_admission::admission(Some(client.clone()), SAR_CACHE_TTL);
     let server = certgate_webhook::start(
-        ServerOptions { listen, tls: TlsSource::Fixed(certificates.serving), connections },
+        ServerOptions {
+            listen,
+            tls: TlsSource::Fixed(certificates.serving),
+            connections,
+            // `certgate dev` serves every metric on its own --metrics-listen, when asked.
+            metrics_listener: None,
+        },
         Arc::new(admission),
         Arc::new(Metrics::default()),
     )

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use certgate_edge::controller::{
-    ControllerConfig, LoadBalancer, LoadBalancerSource, ProcessOptions, run_process,
+    ControllerConfig, LoadBalancer, LoadBalancerSource, ProcessError, ProcessOptions, run_process,
 };
 use certgate_edge::tls::XdsTlsFiles;
 use certgate_ingress::ProcessorConfig;
@@ -19,6 +19,7 @@ use clap::{ArgAction, Args};
 
 use crate::shared::connections::HttpConnectionArgs;
 use crate::shared::duration::parse_lease_duration;
+use crate::shared::kubeconfig::KubeconfigArgs;
 use crate::shared::logging::LogFormatArg;
 
 pub const SERVE_LONG_ABOUT: &str = "\
@@ -122,13 +123,10 @@ pub struct ServeArgs {
     /// Log line format, on standard error. RUST_LOG selects levels (default info).
     #[arg(long, value_enum, default_value_t = LogFormatArg::Text)]
     pub log_format: LogFormatArg,
-    /// Path to a kubeconfig file [default: in-cluster service account, else $KUBECONFIG,
-    /// else ~/.kube/config].
-    #[arg(long, value_name = "FILE")]
-    pub kubeconfig: Option<PathBuf>,
-    /// The kubeconfig context to use [default: its current context].
-    #[arg(long, value_name = "NAME")]
-    pub context: Option<String>,
+    // The cluster to work on: kubectl's client flags (--kubeconfig, --context, --server,
+    // --token, --as, ...); without a kubeconfig, inside a Pod, its service account.
+    #[command(flatten)]
+    pub cluster: Box<KubeconfigArgs>,
     /// Timeouts and limits of the --listen endpoints' connections.
     #[command(flatten)]
     pub connections: HttpConnectionArgs,
@@ -179,7 +177,11 @@ pub enum ServeError {
     )]
     PartialTls,
     #[error(transparent)]
-    Process(#[from] certgate_edge::controller::ProcessError),
+    Process(#[from] ProcessError),
+    /// The API server could not be reached for the leader lease: the message every command
+    /// gives ([`crate::shared::unreachable::leader_election`]).
+    #[error("{0}")]
+    Unreachable(String),
 }
 
 /// Serves until SIGTERM or SIGINT.
@@ -187,6 +189,7 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), ServeError> {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let options = options(args)?;
     crate::shared::logging::init(args.log_format)?;
+    crate::shared::metrics::declare_build_info();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -194,9 +197,21 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), ServeError> {
     runtime.block_on(async {
         let signal = termination_signal().map_err(ServeError::Signal)?;
         let config = client_config(args).await?;
+        let server = config.cluster_url.to_string();
         let client =
             kube::Client::try_from(config).map_err(|e| ServeError::Client(e.to_string()))?;
-        Ok(run_process(client, options, signal).await?)
+        crate::shared::kubeconfig::warn_if_unreachable(&client, server.clone());
+        let lease =
+            format!("{}/{}", args.leader_election_namespace, args.leader_election_lease_name);
+        run_process(client, options, signal).await.map_err(|err| {
+            let unreachable = match &err {
+                ProcessError::Leader(leader) => {
+                    crate::shared::unreachable::leader_election(&server, &lease, leader)
+                }
+                _ => None,
+            };
+            unreachable.map_or_else(|| err.into(), ServeError::Unreachable)
+        })
     })
 }
 
@@ -261,13 +276,7 @@ fn load_balancer_source(scope: &ScopeArgs) -> LoadBalancerSource {
 }
 
 async fn client_config(args: &ServeArgs) -> Result<kube::Config, ServeError> {
-    if args.kubeconfig.is_some() || args.context.is_some() {
-        crate::shared::kubeconfig::config(args.kubeconfig.as_deref(), args.context.as_deref())
-            .await
-            .map_err(|e| ServeError::Client(e.to_string()))
-    } else {
-        kube::Config::infer().await.map_err(|e| ServeError::Client(e.to_string()))
-    }
+    args.cluster.config().await.map_err(|e| ServeError::Client(e.to_string()))
 }
 
 /// `--client-validation`: where the CA and CRL of client validation are served.
