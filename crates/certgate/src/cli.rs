@@ -112,6 +112,221 @@ mod tests {
         assert!(args.explain);
     }
 
+    /// kubectl's client flags (k8s.io/cli-runtime ConfigFlags, as cmctl registers them), but
+    /// `-n/--namespace`, which each command declares where it reads namespaced objects.
+    const CLIENT_FLAGS: &[&str] = &[
+        "kubeconfig",
+        "context",
+        "cluster",
+        "user",
+        "server",
+        "token",
+        "as",
+        "as-group",
+        "as-uid",
+        "certificate-authority",
+        "client-certificate",
+        "client-key",
+        "tls-server-name",
+        "insecure-skip-tls-verify",
+        "request-timeout",
+        "disable-compression",
+        "cache-dir",
+    ];
+
+    /// Every command that talks to an API server; those reading namespaced objects by name
+    /// also take `-n/--namespace`.
+    const CLUSTER_COMMANDS: &[(&str, bool)] = &[
+        ("explain", true),
+        ("webhook", false),
+        ("controller", false),
+        ("approve", true),
+        ("deny", true),
+        ("renew", true),
+        ("status certificate", true),
+        ("revoke certificate", true),
+        ("revoke certificaterequest", true),
+        ("edge serve", false),
+    ];
+
+    /// The commands cmctl also has, with the flags of their own there (the root's logging
+    /// flags and the client flags come on top).
+    const CMCTL_COMMANDS: &[(&str, &[&str])] = &[
+        ("approve", &["reason", "message"]),
+        ("deny", &["reason", "message"]),
+        ("renew", &["all", "all-namespaces", "selector"]),
+        ("status certificate", &[]),
+    ];
+
+    /// The logging flags cmctl's root command adds to every command.
+    const CMCTL_LOGGING_FLAGS: &[&str] = &["v", "vmodule", "logging-format", "log-flush-frequency"];
+
+    /// Every command without subcommands, by its path (`status certificate`).
+    fn leaf_commands() -> Vec<(String, clap::Command)> {
+        fn walk(prefix: &str, command: &clap::Command, out: &mut Vec<(String, clap::Command)>) {
+            for sub in command.get_subcommands() {
+                let path = format!("{prefix}{}", sub.get_name()).trim().to_owned();
+                if sub.has_subcommands() {
+                    walk(&format!("{path} "), sub, out);
+                } else {
+                    out.push((path, sub.clone()));
+                }
+            }
+        }
+        let mut root = Cli::command();
+        root.build();
+        let mut out = Vec::new();
+        walk("", &root, &mut out);
+        out
+    }
+
+    fn longs(command: &clap::Command) -> Vec<String> {
+        command.get_arguments().filter_map(|a| a.get_long().map(str::to_owned)).collect()
+    }
+
+    fn short_of(command: &clap::Command, long: &str) -> Option<char> {
+        command.get_arguments().find(|a| a.get_long() == Some(long)).and_then(|a| a.get_short())
+    }
+
+    #[test]
+    fn every_command_that_talks_to_a_cluster_has_the_client_flags_in_its_help() {
+        let leaves = leaf_commands();
+        assert!(leaves.len() > 15, "the walk found only {} commands", leaves.len());
+        for (path, command) in &leaves {
+            let longs = longs(command);
+            let listed = CLUSTER_COMMANDS.iter().find(|(name, _)| name == path);
+            // A command with any client flag is a cluster command, and is in the list
+            // (`template resolve --cluster` names an OCM managed cluster, not a kubeconfig's).
+            let has_any = CLIENT_FLAGS
+                .iter()
+                .filter(|flag| **flag != "cluster")
+                .any(|flag| longs.iter().any(|l| l == flag));
+            assert_eq!(
+                has_any,
+                listed.is_some(),
+                "{path}: a command with a client flag must be in CLUSTER_COMMANDS and have them \
+                 all; a listed one must have them"
+            );
+            let Some((_, namespaced)) = listed else { continue };
+            let help = command.clone().render_long_help().to_string();
+            assert!(help.contains("Cluster client flags (as kubectl's):"), "{path}:\n{help}");
+            for flag in CLIENT_FLAGS {
+                assert!(longs.iter().any(|l| l == flag), "{path} lacks --{flag}");
+                assert!(help.contains(&format!("--{flag}")), "{path}: --help lacks --{flag}");
+            }
+            assert_eq!(short_of(command, "server"), Some('s'), "{path} -s");
+            if *namespaced {
+                assert_eq!(short_of(command, "namespace"), Some('n'), "{path} -n/--namespace");
+            }
+        }
+        // Every listed command exists.
+        for (name, _) in CLUSTER_COMMANDS {
+            assert!(leaves.iter().any(|(path, _)| path == name), "no command {name}");
+        }
+    }
+
+    #[test]
+    fn cmctl_commands_accept_every_flag_of_cmctls() {
+        let leaves = leaf_commands();
+        for (name, own) in CMCTL_COMMANDS {
+            let (_, command) = leaves.iter().find(|(path, _)| path == name).unwrap();
+            let longs = longs(command);
+            for flag in CLIENT_FLAGS.iter().chain(CMCTL_LOGGING_FLAGS).chain(own.iter()) {
+                assert!(longs.iter().any(|l| l == flag), "{name} lacks cmctl's --{flag}");
+            }
+            assert_eq!(short_of(command, "namespace"), Some('n'), "{name}");
+            assert_eq!(short_of(command, "v"), Some('v'), "{name}");
+        }
+        let renew = &leaves.iter().find(|(path, _)| path == "renew").unwrap().1;
+        assert_eq!(short_of(renew, "all-namespaces"), Some('A'));
+        assert_eq!(short_of(renew, "selector"), Some('l'));
+    }
+
+    #[test]
+    fn a_cmctl_approve_command_line_parses_unchanged() {
+        let cli = Cli::try_parse_from([
+            "certgate",
+            "approve",
+            "my-cr",
+            "-n",
+            "team-a",
+            "--reason",
+            "ManualApproval",
+            "--message",
+            "checked",
+            "--kubeconfig",
+            "/k",
+            "--context",
+            "prod",
+            "--cluster",
+            "prod-cluster",
+            "--user",
+            "me",
+            "-s",
+            "https://api.example:6443",
+            "--token",
+            "t",
+            "--as",
+            "alice",
+            "--as-group",
+            "a",
+            "--as-group",
+            "b",
+            "--as-uid",
+            "7",
+            "--certificate-authority",
+            "/ca.crt",
+            "--client-certificate",
+            "/me.crt",
+            "--client-key",
+            "/me.key",
+            "--tls-server-name",
+            "api.internal",
+            "--insecure-skip-tls-verify=false",
+            "--request-timeout",
+            "30s",
+            "--disable-compression",
+            "--cache-dir",
+            "/tmp/cache",
+            "-v",
+            "4",
+            "--vmodule",
+            "approve=5",
+            "--logging-format",
+            "text",
+            "--log-flush-frequency",
+            "10s",
+        ])
+        .unwrap();
+        let Command::Approve(args) = cli.command else { panic!("expected approve") };
+        assert_eq!(args.names, ["my-cr"]);
+        assert_eq!(args.namespace.as_deref(), Some("team-a"));
+        assert_eq!(
+            (args.reason.as_str(), args.message.as_deref()),
+            ("ManualApproval", Some("checked"))
+        );
+        let c = &args.cluster;
+        assert_eq!(c.kubeconfig, Some(PathBuf::from("/k")));
+        assert_eq!(
+            (c.context.as_deref(), c.cluster.as_deref(), c.user.as_deref()),
+            (Some("prod"), Some("prod-cluster"), Some("me"))
+        );
+        assert_eq!(c.server.as_deref(), Some("https://api.example:6443"));
+        assert_eq!(c.token.as_deref(), Some("t"));
+        assert_eq!(c.impersonate.as_deref(), Some("alice"));
+        assert_eq!(c.impersonate_groups, ["a", "b"]);
+        assert_eq!(c.impersonate_uid.as_deref(), Some("7"));
+        assert_eq!(c.request_timeout, std::time::Duration::from_secs(30));
+        assert!(!c.insecure_skip_tls_verify && c.disable_compression);
+        assert_eq!(args.log.verbosity, 4);
+        // cmctl's defaults.
+        let cli = Cli::try_parse_from(["certgate", "deny", "x"]).unwrap();
+        let Command::Deny(args) = cli.command else { panic!("expected deny") };
+        assert_eq!(args.reason, "KubectlCertManager");
+        assert_eq!(args.cluster.request_timeout, std::time::Duration::ZERO);
+        assert_eq!(args.log.logging_format, "text");
+    }
+
     #[test]
     fn unknown_output_format_is_a_usage_error() {
         let err = Cli::try_parse_from(["certgate", "check", "-f", "x", "-o", "xml"]).unwrap_err();

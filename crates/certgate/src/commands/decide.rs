@@ -9,6 +9,7 @@ use certgate_api::certificate_request::manual::{ManualDecision, decide};
 use clap::Args;
 use kube::api::{Api, PostParams};
 
+use crate::shared::cmctl::CmctlLogArgs;
 use crate::shared::kubeconfig::KubeconfigArgs;
 use certgate_clock::{Clock as _, SystemClock};
 
@@ -66,6 +67,9 @@ pub struct DecideArgs {
 
     #[command(flatten)]
     pub cluster: KubeconfigArgs,
+
+    #[command(flatten)]
+    pub log: CmctlLogArgs,
 }
 
 /// What went wrong, worded as cmctl (through kubectl's error handler) words it.
@@ -74,7 +78,8 @@ pub enum DecideError {
     /// A usage or state error: `error: <message>`.
     #[error("error: {0}")]
     Usage(String),
-    /// The API server refused: `Error from server (<Reason>): <message>`.
+    /// The API server refused: `Error from server (<Reason>): <message>`; or could not be
+    /// reached (the message of [`crate::shared::unreachable`]).
     #[error("{0}")]
     Server(String),
 }
@@ -141,17 +146,17 @@ pub fn run(
         .build()
         .map_err(|e| DecideError::Usage(format!("cannot start the async runtime: {e}")))?;
     runtime.block_on(async {
-        let (client, default_namespace) = client(args).await?;
-        let namespace = args.namespace.clone().unwrap_or(default_namespace);
-        let api: Api<CertificateRequest> = Api::namespaced(client, &namespace);
-        let mut request = api.get(&name).await.map_err(server_error)?;
+        let connection =
+            args.cluster.connect().await.map_err(|e| DecideError::Usage(e.to_string()))?;
+        let failed = |err| server_error(&connection.server, err);
+        let namespace = args.namespace.clone().unwrap_or(connection.default_namespace.clone());
+        let api: Api<CertificateRequest> = Api::namespaced(connection.client.clone(), &namespace);
+        let mut request = api.get(&name).await.map_err(failed)?;
         let now = SystemClock.now_rfc3339();
         decide(&mut request.status, decision, &args.reason, &message, &now)
             .map_err(|err| DecideError::Usage(err.to_string()))?;
-        let updated = api
-            .replace_status(&name, &PostParams::default(), &request)
-            .await
-            .map_err(server_error)?;
+        let updated =
+            api.replace_status(&name, &PostParams::default(), &request).await.map_err(failed)?;
         let namespace = updated.metadata.namespace.unwrap_or(namespace);
         let name = updated.metadata.name.unwrap_or(name);
         let done = match decision {
@@ -162,8 +167,11 @@ pub fn run(
     })
 }
 
-/// kubectl's wording of API errors.
-fn server_error(err: kube::Error) -> DecideError {
+/// kubectl's wording of API errors, and the one unreachable-server message.
+fn server_error(server: &str, err: kube::Error) -> DecideError {
+    if let Some(message) = crate::shared::unreachable::message(server, &err) {
+        return DecideError::Server(message);
+    }
     match err {
         kube::Error::Api(status) if !status.reason.is_empty() => DecideError::Server(format!(
             "Error from server ({}): {}",
@@ -174,16 +182,6 @@ fn server_error(err: kube::Error) -> DecideError {
         }
         other => DecideError::Usage(other.to_string()),
     }
-}
-
-/// A client from `--kubeconfig` (or `$KUBECONFIG`, `~/.kube/config`) and `--context`, and the
-/// context's namespace.
-async fn client(args: &DecideArgs) -> Result<(kube::Client, String), DecideError> {
-    let config = args.cluster.config().await.map_err(|e| DecideError::Usage(e.to_string()))?;
-    let namespace = config.default_namespace.clone();
-    let client = kube::Client::try_from(config)
-        .map_err(|e| DecideError::Usage(format!("cannot create a client: {e}")))?;
-    Ok((client, namespace))
 }
 
 #[cfg(test)]
@@ -197,6 +195,7 @@ mod tests {
             reason: reason.to_owned(),
             message: message.map(str::to_owned),
             cluster: KubeconfigArgs::default(),
+            log: CmctlLogArgs::default(),
         }
     }
 

@@ -18,6 +18,7 @@ use k8s_openapi::api::core::v1::Namespace;
 use kube::Resource as _;
 use kube::api::{Api, ApiResource, DynamicObject, ListParams, PostParams};
 
+use crate::shared::cmctl::CmctlLogArgs;
 use crate::shared::kubeconfig::KubeconfigArgs;
 use certgate_clock::{Clock as _, SystemClock};
 
@@ -84,6 +85,9 @@ pub struct RenewArgs {
 
     #[command(flatten)]
     pub cluster: KubeconfigArgs,
+
+    #[command(flatten)]
+    pub log: CmctlLogArgs,
 }
 
 /// Which Certificates to renew.
@@ -101,7 +105,8 @@ pub enum RenewError {
     /// A usage or client error: `error: <message>`.
     #[error("error: {0}")]
     Usage(String),
-    /// The API server refused: `Error from server (<Reason>): <message>`.
+    /// The API server refused: `Error from server (<Reason>): <message>`; or could not be
+    /// reached (the message of [`crate::shared::unreachable`]).
     #[error("{0}")]
     Server(String),
 }
@@ -217,10 +222,11 @@ async fn renew(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(), RenewError> {
-    let config = args.cluster.config().await.map_err(|e| RenewError::Usage(e.to_string()))?;
-    let namespace = args.namespace.clone().unwrap_or_else(|| config.default_namespace.clone());
-    let client = kube::Client::try_from(config)
-        .map_err(|e| RenewError::Usage(format!("cannot create a client: {e}")))?;
+    let connection = args.cluster.connect().await.map_err(|e| RenewError::Usage(e.to_string()))?;
+    let namespace = args.namespace.clone().unwrap_or(connection.default_namespace);
+    let client = connection.client;
+    let server = connection.server.as_str();
+    let kubectl_error = |err| kubectl_error(server, err);
     let namespaces = if args.all_namespaces {
         let api: Api<Namespace> = Api::all(client.clone());
         let list = api.list(&ListParams::default()).await.map_err(kubectl_error)?;
@@ -261,9 +267,12 @@ async fn renew(
         };
         mark(&mut certificate, &SystemClock.now_rfc3339()).map_err(|e| failed(e.to_string()))?;
         let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), &ns, &resource);
-        api.replace_status(&name, &PostParams::default(), &certificate)
-            .await
-            .map_err(|e| failed(error_text(e)))?;
+        api.replace_status(&name, &PostParams::default(), &certificate).await.map_err(|e| {
+            match crate::shared::unreachable::message(server, &e) {
+                Some(message) => RenewError::Server(message),
+                None => failed(error_text(e)),
+            }
+        })?;
         let _ = writeln!(out, "{}", triggered_line(&ns, &name));
     }
     Ok(())
@@ -286,8 +295,12 @@ fn mark(certificate: &mut DynamicObject, now: &str) -> Result<(), serde_json::Er
     Ok(())
 }
 
-/// kubectl's wording of an error returned as is (`cmdutil.CheckErr`).
-fn kubectl_error(err: kube::Error) -> RenewError {
+/// kubectl's wording of an error returned as is (`cmdutil.CheckErr`), and the one
+/// unreachable-server message.
+fn kubectl_error(server: &str, err: kube::Error) -> RenewError {
+    if let Some(message) = crate::shared::unreachable::message(server, &err) {
+        return RenewError::Server(message);
+    }
     match err {
         kube::Error::Api(status) if status.reason == "Unauthorized" => {
             RenewError::Usage(format!("You must be logged in to the server ({})", status.message))
@@ -322,6 +335,7 @@ mod tests {
             all_namespaces,
             selector: selector.to_owned(),
             cluster: KubeconfigArgs::default(),
+            log: CmctlLogArgs::default(),
         }
     }
 

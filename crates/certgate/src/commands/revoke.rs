@@ -99,15 +99,25 @@ async fn revoke(
     target: &RevokeTarget,
     reason: Option<certgate_crl::build::Reason>,
 ) -> Result<String, RevokeError> {
-    let config = target.cluster.config().await.map_err(|e| RevokeError(e.to_string()))?;
-    let namespace = target.namespace.clone().unwrap_or_else(|| config.default_namespace.clone());
-    let client = kube::Client::try_from(config)
-        .map_err(|e| RevokeError(format!("cannot create a client: {e}")))?;
+    let connection = target.cluster.connect().await.map_err(|e| RevokeError(e.to_string()))?;
+    let namespace = target.namespace.clone().unwrap_or(connection.default_namespace);
+    let client = connection.client;
     let object = RevokeObject {
         kind,
         namespace: &namespace,
         name: &target.name,
         cluster_resource_namespace: &target.cluster_resource_namespace,
     };
-    revoke_with(&client, object, reason).await
+    match revoke_with(&client, object, reason).await {
+        Ok(line) => Ok(line),
+        // The revocation's own messages do not tell an unreachable server apart; asking the
+        // server for its version does, with the message every command gives.
+        Err(err) => match client.apiserver_version().await {
+            Err(probe) => match crate::shared::unreachable::message(&connection.server, &probe) {
+                Some(message) => Err(RevokeError(message)),
+                None => Err(err),
+            },
+            Ok(_) => Err(err),
+        },
+    }
 }

@@ -21,15 +21,14 @@ pub struct Connection {
     pub server: String,
 }
 
-/// A client from `--kubeconfig` (or `$KUBECONFIG`, `~/.kube/config`) and `--context`.
+/// A client from the cluster client flags and the kubeconfig.
 pub async fn connect(cluster: &KubeconfigArgs) -> Result<Connection, ExplainError> {
-    let config_error = |text: String| ExplainError::Config(text);
-    let config = cluster.config().await.map_err(|e| config_error(e.to_string()))?;
-    let default_namespace = config.default_namespace.clone();
-    let server = config.cluster_url.to_string();
-    let client = kube::Client::try_from(config)
-        .map_err(|e| config_error(format!("cannot create a client for the kubeconfig: {e}")))?;
-    Ok(Connection { client, default_namespace, server })
+    let connection = cluster.connect().await.map_err(|e| ExplainError::Config(e.to_string()))?;
+    Ok(Connection {
+        client: connection.client,
+        default_namespace: connection.default_namespace,
+        server: connection.server,
+    })
 }
 
 /// What to say about a failed call: `what` names the call (`get CertificateRequest "a/b"`),
@@ -62,12 +61,15 @@ impl Call<'_> {
                     status.code, status.message
                 ))
             }
-            other => ExplainError::Cluster(format!(
-                "cannot {what}: the API server at {} is unreachable ({}); check that the cluster \
-                 is running and that --kubeconfig/--context point at it",
-                self.server,
-                one_line(&other.to_string())
-            )),
+            other => match crate::shared::unreachable::message(self.server, &other) {
+                Some(message) => ExplainError::Cluster(message),
+                None => ExplainError::Cluster(format!(
+                    "cannot {what}: the API server at {} could not be used ({}); check that the \
+                     cluster is running and that --server, --context or --kubeconfig point at it",
+                    self.server,
+                    one_line(&other.to_string())
+                )),
+            },
         }
     }
 }

@@ -18,6 +18,7 @@ use clap::Args;
 use k8s_openapi::api::core::v1::{Event, Secret};
 use kube::api::{Api, ListParams};
 
+use crate::shared::cmctl::CmctlLogArgs;
 use crate::shared::kubeconfig::KubeconfigArgs;
 use crate::shared::report::ReportFormat;
 use snapshot::{EventFacts, Gathered, IssuerFacts, SecretFacts};
@@ -71,6 +72,9 @@ pub struct CertificateArgs {
 
     #[command(flatten)]
     pub cluster: KubeconfigArgs,
+
+    #[command(flatten)]
+    pub log: CmctlLogArgs,
 }
 
 /// What went wrong, printed as cmctl prints it (`error: ...`).
@@ -78,6 +82,9 @@ pub struct CertificateArgs {
 pub enum StatusError {
     #[error("error: {0}")]
     Usage(String),
+    /// The API server could not be reached: the message of [`crate::shared::unreachable`].
+    #[error("{0}")]
+    Unreachable(String),
 }
 
 /// The name, checked as cmctl checks it, and the backoff settings.
@@ -137,14 +144,18 @@ pub fn run(args: &CertificateArgs, out: &mut dyn Write) -> ExitCode {
 }
 
 async fn gather(args: &CertificateArgs, name: &str) -> Result<Gathered, StatusError> {
-    let config = args.cluster.config().await.map_err(|e| StatusError::Usage(e.to_string()))?;
-    let namespace = args.namespace.clone().unwrap_or_else(|| config.default_namespace.clone());
-    let client = kube::Client::try_from(config)
-        .map_err(|e| StatusError::Usage(format!("cannot create a client: {e}")))?;
+    let connection = args.cluster.connect().await.map_err(|e| StatusError::Usage(e.to_string()))?;
+    let namespace = args.namespace.clone().unwrap_or(connection.default_namespace);
+    let client = connection.client;
 
     let certificates: Api<Certificate> = Api::namespaced(client.clone(), &namespace);
     let certificate = certificates.get(name).await.map_err(|e| {
-        StatusError::Usage(format!("error when getting Certificate resource: {}", text(e)))
+        match crate::shared::unreachable::message(&connection.server, &e) {
+            Some(message) => StatusError::Unreachable(message),
+            None => {
+                StatusError::Usage(format!("error when getting Certificate resource: {}", text(e)))
+            }
+        }
     })?;
     let uid = certificate.metadata.uid.clone().unwrap_or_default();
     let certificate_events = events(&client, &namespace, "Certificate", name, &uid).await;

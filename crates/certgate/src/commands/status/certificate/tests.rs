@@ -317,6 +317,7 @@ fn the_name_is_checked_as_cmctl_checks_it() {
         certificate_request_minimum_backoff_duration: GoDuration(0),
         certificate_request_maximum_backoff_duration: GoDuration(0),
         cluster: KubeconfigArgs::default(),
+        log: crate::shared::cmctl::CmctlLogArgs::default(),
     };
     assert_eq!(
         validate(&args(&[])).unwrap_err().to_string(),
