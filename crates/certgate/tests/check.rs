@@ -106,10 +106,82 @@ fn a_refused_label_selector_selects_nothing_and_never_fails_a_review() {
 }
 
 #[test]
-fn broken_yaml_names_file_document_line_and_column() {
+fn broken_yaml_names_file_line_and_column() {
     let run = golden("broken-yaml", &["check", "-f", "tests/fixtures/broken-yaml"]);
     assert_eq!(run.code, 2);
     assert!(run.stdout.is_empty(), "no report on input errors");
+    assert!(
+        run.stderr.contains("error: tests/fixtures/broken-yaml/b.yaml:10:11: invalid YAML: "),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn misspelt_fields_are_warned_with_the_nearest_field_and_their_line() {
+    let run = golden("unknown-fields", &["check", "-f", "tests/fixtures/unknown-fields"]);
+    let file = "tests/fixtures/unknown-fields/manifests.yaml";
+    let warnings: Vec<&str> = run.stderr.lines().filter(|l| l.contains("unknown field")).collect();
+    assert_eq!(
+        warnings,
+        [
+            format!(
+                "warning: {file}:9:5: CertificateRequestPolicy \"typo\": unknown field \
+                 \"spec.allowed.dnsName\", did you mean \"dnsNames\"?"
+            ),
+            format!(
+                "warning: {file}:23:3: Certificate \"team-a/web\": unknown field \
+                 \"spec.dnsName\", did you mean \"dnsNames\"?"
+            ),
+        ],
+        "{}",
+        run.stderr
+    );
+    // Unknown fields are warnings: the policy is still checked and the exit status is that
+    // of the decisions (no request here).
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn a_cel_rule_that_does_not_compile_gets_the_webhooks_text_with_a_caret() {
+    use certgate_admission::review::{Admission, Endpoint};
+    use certgate_rbac::NoCluster;
+
+    let path = "tests/fixtures/explain/policies.yaml";
+    let run = certgate(&crate_dir(), &["check", "-f", path], None);
+    let text = std::fs::read_to_string(crate_dir().join(path)).unwrap();
+    let documents: Vec<Value> = serde_saphyr::from_multiple(&text).unwrap();
+    let policy = documents.iter().find(|d| d["metadata"]["name"] == "not-ready").unwrap();
+    // The same policy through the webhook, as the API server sends it.
+    let review = serde_json::json!({
+        "apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+        "request": {
+            "uid": "0d4b6f00-0000-4000-8000-000000000001",
+            "kind": {"group": "policy.cert-manager.io", "version": "v1alpha1",
+                     "kind": "CertificateRequestPolicy"},
+            "resource": {"group": "policy.cert-manager.io", "version": "v1alpha1",
+                         "resource": "certificaterequestpolicies"},
+            "name": "not-ready", "operation": "CREATE",
+            "userInfo": {"username": "alice"},
+            "object": policy,
+            "dryRun": false
+        }
+    });
+    let cel = std::sync::Arc::new(certgate_cel::PolicyCel::default());
+    let admission = Admission::new(cel, NoCluster, NoCluster);
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let body = serde_json::to_vec(&review).unwrap();
+    let handled = runtime.block_on(admission.handle(Endpoint::Validate, &body)).unwrap();
+    let answer: Value = serde_json::from_slice(&handled.body).unwrap();
+    assert_eq!(answer["response"]["allowed"], false, "{answer}");
+    let message = answer["response"]["status"]["message"].as_str().unwrap();
+    // The caret under the rule as written, in both.
+    assert!(message.ends_with("\n | self.endsWith(\n | ..............^"), "{message}");
+    let expected = format!(
+        "error: {path}:50:11: CertificateRequestPolicy \"not-ready\": admission webhook \
+         \"policy.cert-manager.io\" denied the request: {message}\n"
+    );
+    assert!(run.stderr.contains(&expected), "{expected}\nnot in\n{}", run.stderr);
 }
 
 #[test]
@@ -160,8 +232,8 @@ fn the_same_file_twice_is_a_duplicate_error() {
     assert_eq!(
         run.stderr,
         format!(
-            "error: {path}#0: duplicate CertificateRequestPolicy \"lonely\" (first given at \
-             {path}#0); names are unique in a cluster, so remove or rename one\n"
+            "error: {path}:1:1: duplicate CertificateRequestPolicy \"lonely\" (first given at \
+             {path}:1:1); names are unique in a cluster, so remove or rename one\n"
         )
     );
 }
@@ -195,7 +267,7 @@ fn invalid_objects_are_reported_alone_and_the_rest_is_decided() {
     // The policy with values outside the enums, reported with the API server's message.
     assert!(
         run.stderr.contains(
-            "manifests.yaml#0: CertificateRequestPolicy.policy.cert-manager.io \"broken-enums\" \
+            "manifests.yaml:9:27: CertificateRequestPolicy.policy.cert-manager.io \"broken-enums\" \
              is invalid: [spec.allowed.usages[1]: Unsupported value: \"flying\": supported \
              values: \"signing\", "
         ),

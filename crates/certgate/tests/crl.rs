@@ -644,3 +644,63 @@ mod fixtures {
         std::fs::write(dir.join("manifests/invalid.yaml"), invalid.join("---\n")).unwrap();
     }
 }
+
+#[test]
+fn check_warns_about_a_misspelt_nested_field_and_strict_fails_on_it() {
+    let proxy = "apiVersion: projectcontour.io/v1
+kind: HTTPProxy
+metadata: {namespace: default, name: typo}
+spec:
+  virtualhost:
+    fqdn: typo.example.com
+    tls:
+      secretName: server
+      clientValidation:
+        caSecret: client-ca
+        crlSecrte: crl
+  routes:
+    - services: [{name: app, port: 80, wieght: 1}]
+";
+    let secrets = std::fs::read_to_string(crate_dir().join(f("manifests/secrets.yaml"))).unwrap();
+    let text = format!("{proxy}---\n{secrets}");
+    let run = certgate(&crate_dir(), &["crl", "check", "-f", "-", "--at", AT], Some(&text));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "warning: <stdin>:11:9: HTTPProxy \"default/typo\": unknown field \
+         \"spec.virtualhost.tls.clientValidation.crlSecrte\", did you mean \"crlSecret\"?\n\
+         warning: <stdin>:13:40: HTTPProxy \"default/typo\": unknown field \
+         \"spec.routes[0].services[0].wieght\", did you mean \"weight\"?\n"
+    );
+    let strict = ["crl", "check", "-f", "-", "--at", AT, "--strict"];
+    let run = certgate(&crate_dir(), &strict, Some(&text));
+    assert_eq!(run.code, 3, "unknown fields are warnings for --strict: {}", run.stderr);
+    // Without the misspellings the same input passes --strict.
+    let fixed = text.replace("        crlSecrte: crl\n", "").replace("wieght", "weight");
+    let run = certgate(&crate_dir(), &strict, Some(&fixed));
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn check_json_carries_an_httpproxys_unknown_fields_in_its_warnings() {
+    let proxy = "apiVersion: projectcontour.io/v1
+kind: HTTPProxy
+metadata: {namespace: default, name: typo}
+spec:
+  virtualhost: {fqdn: typo.example.com, tls: {secretName: server}}
+  ingresClassName: contour
+  routes: [{services: [{name: app, port: 80}]}]
+";
+    let secrets = std::fs::read_to_string(crate_dir().join(f("manifests/secrets.yaml"))).unwrap();
+    let text = format!("{proxy}---\n{secrets}");
+    let args = ["crl", "check", "-f", "-", "--at", AT, "-o", "json"];
+    let run = certgate(&crate_dir(), &args, Some(&text));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        report["results"][0]["warnings"],
+        serde_json::json!(["<stdin>:6:3: unknown field \"spec.ingresClassName\", did you mean \
+             \"ingressClassName\"?"])
+    );
+    assert!(run.stderr.contains("unknown field \"spec.ingresClassName\""), "{}", run.stderr);
+}

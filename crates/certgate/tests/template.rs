@@ -34,6 +34,56 @@ fn default_mode_reads_the_policy_namespace_and_the_clusters_labels() {
 fn a_restricted_read_sets_the_error_annotation_and_exits_1() {
     let run = resolve_golden("template-restricted", "restricted.yaml", &["-o", "json"]);
     assert_eq!(run.code, 1);
+    // Go names line 11 of the template as the propagator renders it; certgate names the
+    // line the user wrote it on.
+    assert!(
+        run.stderr.contains(
+            "tests/fixtures/templates/restricted.yaml:25:19: policy policies/reads-elsewhere: \
+             the template that failed is spec.policy-templates[0].objectDefinition.spec\
+             .object-templates[0].objectDefinition.data.value\n"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_unknown_cluster_is_an_error_naming_the_known_ones() {
+    let input = "apiVersion: policy.open-cluster-management.io/v1\nkind: Policy\n\
+                 metadata: {name: p, namespace: ns}\nspec: {policy-templates: []}\n---\n\
+                 apiVersion: cluster.open-cluster-management.io/v1\nkind: ManagedCluster\n\
+                 metadata: {name: cluster1}\n";
+    let resolve = |cluster: &str| {
+        let args = ["template", "resolve", "-f", "-", "--cluster", cluster];
+        certgate(&crate_dir(), &args, Some(input))
+    };
+    let run = resolve("clustr1");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "error: unknown --cluster \"clustr1\": the ManagedClusters and PlacementDecisions of \
+         the inputs name only cluster1; did you mean \"cluster1\"?\n"
+    );
+    assert!(run.stdout.is_empty());
+    assert_eq!(resolve("cluster1").code, 0);
+    // A cluster described with --cluster-label may be a new one.
+    let args = ["template", "resolve", "-f", "-", "--cluster", "new", "--cluster-label", "a=b"];
+    assert_eq!(certgate(&crate_dir(), &args, Some(input)).code, 0);
+}
+
+#[test]
+fn unknown_fields_of_the_inputs_are_warned_with_their_line() {
+    let input = "apiVersion: policy.open-cluster-management.io/v1\nkind: Policy\n\
+                 metadata: {name: p, namespace: ns}\nspec:\n  policy-templates:\n  \
+                 - objectDefinitoin: {kind: ConfigMap}\n    extraDependencies: []\n";
+    let args = ["template", "resolve", "-f", "-", "--cluster", "c1"];
+    let run = certgate(&crate_dir(), &args, Some(input));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "warning: <stdin>:6:5: Policy \"ns/p\": unknown field \
+         \"spec.policy-templates[0].objectDefinitoin\", did you mean \"objectDefinition\"?\n"
+    );
 }
 
 #[test]
@@ -112,6 +162,6 @@ fn a_malformed_rbac_object_names_itself_and_exits_2() {
     let run =
         certgate(&crate_dir(), &["template", "resolve", "-f", "-", "--cluster", "c1"], Some(input));
     assert_eq!(run.code, 2);
-    assert!(run.stderr.starts_with("error: RoleBinding ns/rb: "), "{}", run.stderr);
+    assert!(run.stderr.starts_with("error: <stdin>:6:1: RoleBinding ns/rb: "), "{}", run.stderr);
     assert!(run.stderr.ends_with("; fix or remove it\n"), "{}", run.stderr);
 }

@@ -8,6 +8,6 @@ mod preprocess;
 mod resolver;
 
 pub use context::{HubContext, PolicyMetadata};
-pub use errors::{ResolveError, ResolveErrorKind};
+pub use errors::{ResolveError, ResolveErrorKind, template_position};
 pub use preprocess::Preprocessor;
 pub use resolver::{HubResolver, ResolveRequest, Resolved, ResolverConfig};

@@ -57,6 +57,9 @@ pub struct TemplateOutcome {
     pub reads: ReadSet,
     /// The first template error, also written into that template's annotation.
     pub error: Option<ResolveError>,
+    /// The index in `spec.policy-templates` of the template `error` is about, so that callers
+    /// can point at the template as the user wrote it.
+    pub failed_template: Option<usize>,
     /// Warning events for the root policy (`Failed to resolve templates for cluster …`).
     pub warnings: Vec<String>,
     /// Set when the replica must not be written now (retryable failure, §4 step 6).
@@ -204,6 +207,7 @@ fn fail(
     if error.kind == ResolveErrorKind::Retryable {
         outcome.retry = Some(error.message.clone());
     }
+    outcome.failed_template = Some(index);
     outcome.error = Some(error);
 }
 

@@ -3,6 +3,7 @@
 //! checks them on `kubectl apply`, and any object that is invalid (or does not decode) is
 //! reported on its own and left out, while the rest of the run goes on.
 
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -11,9 +12,11 @@ use certgate_api::validation::{self, Resource};
 use serde_json::Value;
 
 use crate::shared::manifests::documents::{Syntax, parse};
+use crate::shared::manifests::positions::{Node, Step};
 use crate::shared::manifests::{LoadError, LoadErrors, Source, for_each_input};
 use crate::shared::offline::Loaded;
 use crate::shared::offline::classify::{Item, classify};
+use crate::shared::unknown_fields::UnknownFields;
 
 /// An object left out of the run (or read without its status), with what the API server
 /// (or the decoder) said about it.
@@ -38,6 +41,11 @@ pub struct CheckInputs {
     pub loaded: Loaded,
     pub invalid: Vec<InvalidObject>,
     pub warnings: Vec<InvalidObject>,
+    /// Fields the objects' schemas do not know (the API server would drop or refuse them).
+    pub unknown_fields: UnknownFields,
+    /// Where the fields of each CertificateRequest and CertificateRequestPolicy were
+    /// written, so that the webhooks' field errors can point at them.
+    pub positions: BTreeMap<Source, Node>,
 }
 
 /// Loads the files and directories in `args` (`-` is `stdin`). Input errors (unreadable or
@@ -75,14 +83,19 @@ fn load_text(name: &str, text: &str, inputs: &mut CheckInputs, errors: &mut Vec<
         Err(err) => return errors.push(err),
     };
     for document in documents {
+        inputs.unknown_fields.add_document(&document);
+        let positions = document.positions;
         match list_items(document.value) {
             Ok(items) => {
+                let item_nodes = positions.child(Step::Key("items"));
                 for (index, item) in items.into_iter().enumerate() {
-                    load_object(document.at.item(index), item, inputs, errors);
+                    let node = item_nodes.and_then(|n| n.child(Step::Index(index)));
+                    let at = document.at.item(index).at(node.and_then(|n| n.at));
+                    load_object(at, node, item, inputs, errors);
                 }
             }
             // Not a flat List: one object, or something `classify` reports.
-            Err(value) => load_object(document.at, value, inputs, errors),
+            Err(value) => load_object(document.at, Some(&positions), value, inputs, errors),
         }
     }
 }
@@ -127,8 +140,28 @@ fn resource(value: &Value) -> Option<Resource> {
     }
 }
 
+/// Where the field at `path` (`spec.allowed.dnsNames`, `spec.usages[2]`) of an object was
+/// written, as the object's source at that line (the object's own when not found).
+pub fn field_source(at: &Source, positions: Option<&Node>, path: &str) -> Source {
+    let Some(positions) = positions else { return at.clone() };
+    let mut steps = Vec::new();
+    for part in path.split('.') {
+        let (key, indices) = part.split_once('[').map_or((part, ""), |(k, rest)| (k, rest));
+        if !key.is_empty() {
+            steps.push(Step::Key(key));
+        }
+        for index in indices.split('[') {
+            if let Some(Ok(index)) = index.strip_suffix(']').map(str::parse::<usize>) {
+                steps.push(Step::Index(index));
+            }
+        }
+    }
+    at.at(positions.find(steps))
+}
+
 fn load_object(
     at: Source,
+    positions: Option<&Node>,
     mut value: Value,
     inputs: &mut CheckInputs,
     errors: &mut Vec<LoadError>,
@@ -137,6 +170,9 @@ fn load_object(
         value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_owned();
     // A nameless object is `classify`'s input error, whatever else is wrong with it.
     if let Some(resource) = resource(&value).filter(|_| !name.is_empty()) {
+        if let Some(positions) = positions {
+            inputs.positions.insert(at.clone(), positions.clone());
+        }
         // The API server drops a policy's `status` on create; offline its readiness comes
         // from the admission checks anyway.
         if resource == Resource::CertificateRequestPolicy {
@@ -151,6 +187,7 @@ fn load_object(
             found.drain(..).partition(|e| e.path.as_str().starts_with("status"));
         if !rest.is_empty() {
             let message = validation::invalid_message(resource, &name, &rest);
+            let at = field_source(&at, positions, rest[0].path.as_str());
             inputs.invalid.push(InvalidObject { at, message, errors_before: errors.len() });
             return;
         }
@@ -158,7 +195,7 @@ fn load_object(
             let errors = certgate_api::field::aggregate(&status).unwrap_or_default();
             inputs.warnings.push(InvalidObject {
                 errors_before: errors.len(),
-                at: at.clone(),
+                at: field_source(&at, positions, status[0].path.as_str()),
                 message: format!(
                     "CertificateRequest {}: status ignored, as the API server ignores it \
                      on create: {errors}",
@@ -180,6 +217,7 @@ fn load_object(
         // A field the types cannot hold is a problem of that object only.
         Err(LoadError::Decode { at, kind, name, problem }) => {
             let message = format!("{kind} {}: {problem}", certgate_gofmt::quote(&name));
+            let at = field_source(&at, positions, &problem.path);
             inputs.invalid.push(InvalidObject { at, message, errors_before: errors.len() });
         }
         Err(err) => errors.push(err),
@@ -232,14 +270,14 @@ spec: {selector: {issuerRef: {}}, constraints: {privateKey: {algorithm: DSA}}}
         assert_eq!(names, ["good"]);
         assert_eq!(
             inputs.invalid.iter().map(ToString::to_string).collect::<Vec<_>>(),
-            ["f.yaml#0: CertificateRequestPolicy.policy.cert-manager.io \"bad\" is invalid: \
+            ["f.yaml:4:62: CertificateRequestPolicy.policy.cert-manager.io \"bad\" is invalid: \
                  spec.constraints.privateKey.algorithm: Unsupported value: \"DSA\": supported \
                  values: \"RSA\", \"ECDSA\", \"Ed25519\""]
         );
     }
 
     #[test]
-    fn list_items_are_checked_one_by_one_and_named_by_index() {
+    fn list_items_are_checked_one_by_one_and_named_by_the_line_of_the_field() {
         let text = "apiVersion: v1\nkind: List\nitems:\n\
             - {apiVersion: v1, kind: Namespace, metadata: {name: a}}\n\
             - {apiVersion: cert-manager.io/v1, kind: CertificateRequest, \
@@ -249,7 +287,7 @@ spec: {selector: {issuerRef: {}}, constraints: {privateKey: {algorithm: DSA}}}
         assert_eq!(inputs.loaded.inputs.namespaces.len(), 1);
         assert_eq!(
             inputs.invalid[0].to_string(),
-            "f.yaml#0.items[1]: CertificateRequest.cert-manager.io \"r\" is invalid: \
+            "f.yaml:5:116: CertificateRequest.cert-manager.io \"r\" is invalid: \
              spec.issuerRef.name: Invalid value: \"integer\": spec.issuerRef.name in body must \
              be of type string: \"integer\""
         );
@@ -265,6 +303,6 @@ spec: {selector: {issuerRef: {}}, constraints: {privateKey: {algorithm: DSA}}}
         let (inputs, errors) = run(&text);
         let lines = inputs.error_lines(&LoadErrors(errors));
         let at: Vec<_> = lines.iter().filter_map(|l| l.split(": ").nth(1)).collect();
-        assert_eq!(at, ["f.yaml#0", "f.yaml#1", "f.yaml#2"], "{lines:?}");
+        assert_eq!(at, ["f.yaml:1:1", "f.yaml:8:62", "f.yaml:10:1"], "{lines:?}");
     }
 }

@@ -7,11 +7,14 @@
 
 mod load;
 
+use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::shared::manifests::Source;
+use crate::shared::manifests::positions::Node;
 use crate::shared::offline::{EvaluateOptions, evaluate};
 use crate::shared::report::{
     CheckStatus, OutputError, OutputOptions, Report, ReportFormat, Verdict, output,
@@ -34,6 +37,11 @@ counts as bound to every requester, and the output says RBAC was not evaluated.
 A CertificateRequest or CertificateRequestPolicy that its CRD schema rejects is reported on
 stderr with the API server's message (as `kubectl apply` would show it) and left out; the
 other objects are still decided.
+
+Messages name the file, line and column (file:line:column) of the object or of the field they
+are about. A field an object's schema does not know (a misspelt dnsName for dnsNames, say) is
+warned about with the nearest known field: the API server would drop it, or refuse the object
+under kubectl's strict field validation. Such warnings do not change the exit status.
 
 Exit status: 0 when every request is Approved, 1 when any is Denied or Unprocessed, 2 on usage or
 input errors, on an object the API server would refuse (decisions are still printed), on a
@@ -76,13 +84,15 @@ pub fn run(
     stderr: &mut dyn Write,
 ) -> Result<CheckStatus, OutputError> {
     let (inputs, errors) = load(&args.files, stdin);
+    // Unknown fields first: a misspelt field often explains an error or a decision below.
+    inputs.unknown_fields.write(stderr)?;
     if let Some(errors) = errors {
         for line in inputs.error_lines(&errors) {
             writeln!(stderr, "{line}")?;
         }
         return Ok(CheckStatus::Failed);
     }
-    let load::CheckInputs { loaded, invalid, warnings } = inputs;
+    let load::CheckInputs { loaded, invalid, warnings, positions, .. } = inputs;
     // Objects the API server would refuse are left out; the others are still decided.
     for object in &invalid {
         writeln!(stderr, "error: {object}")?;
@@ -102,13 +112,35 @@ pub fn run(
     let report = evaluate(loaded.inputs, EvaluateOptions { explain: args.explain });
     let options = OutputOptions { format: args.output, explain: args.explain, colour };
     output::write(&report, options, stdout)?;
-    write_diagnostics(&report, stderr)?;
+    write_diagnostics(&report, &positions, stderr)?;
     if invalid.is_empty() { Ok(report.status()) } else { Ok(CheckStatus::Failed) }
 }
 
+/// Where a webhook's denial points: the first field its message names (for a CEL rule that
+/// does not compile, the `rule` itself), in the user's file.
+fn denial_source(at: &Source, positions: &BTreeMap<Source, Node>, message: &str) -> Source {
+    const DENIED: &str = "denied the request: ";
+    let Some(start) = message.find(DENIED) else { return at.clone() };
+    let rest = message[start + DENIED.len()..].trim_start_matches('[');
+    let Some((path, detail)) = rest.split_once(": ") else { return at.clone() };
+    if !(path.starts_with("spec.") || path.starts_with("metadata.")) || path.contains(' ') {
+        return at.clone();
+    }
+    let rule = format!("{path}.rule");
+    let is_cel = path.ends_with(']')
+        && path.contains(".validations[")
+        && detail.split(", ").next().is_some_and(|d| d.contains("ERROR: <input>:"));
+    let path = if is_cel { rule.as_str() } else { path };
+    load::field_source(at, positions.get(at), path)
+}
+
 /// Policy admission warnings, and the policies and requests that make the exit status 2,
-/// with where they came from.
-fn write_diagnostics(report: &Report, stderr: &mut dyn Write) -> std::io::Result<()> {
+/// with where they came from (the field the webhook names, where it can be found).
+fn write_diagnostics(
+    report: &Report,
+    positions: &BTreeMap<Source, Node>,
+    stderr: &mut dyn Write,
+) -> std::io::Result<()> {
     for policy in &report.policies {
         for warning in &policy.warnings {
             writeln!(
@@ -122,7 +154,7 @@ fn write_diagnostics(report: &Report, stderr: &mut dyn Write) -> std::io::Result
             writeln!(
                 stderr,
                 "error: {}: CertificateRequestPolicy {}: {}",
-                policy.at,
+                denial_source(&policy.at, positions, &policy.message),
                 certgate_gofmt::quote(&policy.name),
                 policy.message
             )?;
@@ -133,7 +165,7 @@ fn write_diagnostics(report: &Report, stderr: &mut dyn Write) -> std::io::Result
             writeln!(
                 stderr,
                 "error: {}: CertificateRequest {}: {}: {}",
-                result.at,
+                denial_source(&result.at, positions, &result.message),
                 certgate_gofmt::quote(&format!("{}/{}", result.namespace, result.name)),
                 result.decision.as_str(),
                 result.message

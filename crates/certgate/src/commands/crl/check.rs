@@ -21,22 +21,25 @@ struct Report<'a> {
 }
 
 /// Runs `check`; returns 1 when any HTTPProxy is invalid; otherwise [`WARNING_EXIT`] with
-/// `--strict` when any warning was reported, else 0 (without `--strict` warnings do not count,
-/// as they do not change Contour's status).
+/// `--strict` when any warning was reported (unknown fields of the manifests included, written
+/// to `stderr`), else 0 (without `--strict` warnings do not count, as they do not change
+/// Contour's status).
 pub fn run(
     args: &CheckArgs,
     stdin: impl Read,
     stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
 ) -> Result<Outcome, CrlError> {
-    let objects = match load_manifests(&args.files, stdin) {
-        Ok(objects) => objects,
+    let (objects, unknown_fields) = match load_manifests(&args.files, stdin) {
+        Ok(loaded) => loaded,
         Err(err) => return Ok(Err(vec![err])),
     };
+    unknown_fields.write(stderr)?;
     let now = now_or(args.at);
     let inspector = |context: &CrlContext<'_>| inspect(context, now);
     let options =
         CheckOptions { transition_time: Some(now.to_string()), ..CheckOptions::default() };
-    let report = check(&objects, &inspector, &options);
+    let mut report = check(&objects, &inspector, &options);
     if !report.skipped.is_empty() {
         return Ok(Err(report.skipped.into_iter().map(InputError::Unusable).collect()));
     }
@@ -44,12 +47,26 @@ pub fn run(
         return Ok(Err(vec![InputError::NoHttpProxy]));
     }
     match args.output {
-        Format::Json => write_json(stdout, &Report { results: &report.results })?,
+        Format::Json => {
+            // The JSON results carry their HTTPProxy's unknown fields too (with where they
+            // are), so that a consumer of the JSON alone sees them.
+            for warning in unknown_fields.warnings.iter().filter(|w| w.kind == "HTTPProxy") {
+                let result = report
+                    .results
+                    .iter_mut()
+                    .find(|r| r.namespace == warning.namespace && r.name == warning.name);
+                if let Some(result) = result {
+                    result.warnings.push(format!("{}: {}", warning.at, warning.field));
+                }
+            }
+            write_json(stdout, &Report { results: &report.results })?
+        }
         Format::Text => write_text(stdout, &report.results)?,
     }
     if report.results.iter().any(|r| !r.valid) {
         Ok(Ok(1))
-    } else if args.strict && report.results.iter().any(has_warning) {
+    } else if args.strict && (!unknown_fields.is_empty() || report.results.iter().any(has_warning))
+    {
         Ok(Ok(WARNING_EXIT))
     } else {
         Ok(Ok(0))

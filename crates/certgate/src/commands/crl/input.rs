@@ -8,7 +8,7 @@ use certgate_crl::{Limits, Timestamp};
 use serde_json::Value;
 
 use super::error::InputError;
-use crate::shared::manifests::load_values;
+use crate::shared::unknown_fields::{UnknownFields, load_values_checked};
 
 /// Where PEM inputs come from: files, and `-` for standard input. Standard input is read
 /// once, however often `-` is named (`verify` reads each CRL input twice), and every read of
@@ -94,9 +94,13 @@ pub fn read_pems(
 
 /// Every object of every `-f` input, in input order, with `certgate check`'s rules (directories
 /// walked in name order, `-` for stdin, bounded UTF-8 reads, all errors collected). `List`s are
-/// left whole: certgate-ingress flattens them itself.
-pub fn load_manifests(args: &[PathBuf], stdin: impl Read) -> Result<Vec<Value>, InputError> {
-    load_values(args, stdin).map_err(InputError::Load)
+/// left whole: certgate-ingress flattens them itself. Fields the objects' schemas do not know
+/// come back too, to be warned about.
+pub fn load_manifests(
+    args: &[PathBuf],
+    stdin: impl Read,
+) -> Result<(Vec<Value>, UnknownFields), InputError> {
+    load_values_checked(args, stdin).map_err(InputError::Load)
 }
 
 /// clap value parser of `--at`.

@@ -111,11 +111,15 @@ not-yet-valid CRLs, bad signatures, CAs without a CRL, and more. They are warnin
 only checks PEM framing, so they never change validity, but each names a problem that makes
 client handshakes fail in Envoy.
 
+Fields the schemas of the objects do not know (a misspelt crlSecret, say) are warned about on
+standard error with their file, line and column, and the nearest known field; the API server
+would drop them (or refuse the object under kubectl's strict field validation).
+
 JSON output: {\"results\":[{\"namespace\",\"name\",\"valid\",\"status\",\"warnings\",\"envoy\"}]}.
 Exit status: 0 every HTTPProxy valid (warnings or not), 1 any invalid, 2 input errors (an
 unreadable file, an object that does not parse, no HTTPProxy at all), 3 with --strict (alias
---fail-on-warning) when every HTTPProxy is valid but any warning was reported (certgate's or a
-status condition's); the output is the same with or without --strict.
+--fail-on-warning) when every HTTPProxy is valid but any warning was reported (certgate's, a
+status condition's or an unknown field); the output is the same with or without --strict.
 
   certgate crl check -f manifests/
   certgate crl check -f manifests/ --strict    # for CI: exit 3 on any warning
@@ -259,7 +263,7 @@ pub fn run(
     let outcome = match &args.command {
         CrlCommand::Inspect(args) => inspect::run(args, &mut input::PemInputs::new(stdin), stdout)?,
         CrlCommand::Verify(args) => verify::run(args, &mut input::PemInputs::new(stdin), stdout)?,
-        CrlCommand::Check(args) => check::run(args, stdin, stdout)?,
+        CrlCommand::Check(args) => check::run(args, stdin, stdout, stderr)?,
     };
     match outcome {
         Ok(code) => Ok(code),

@@ -2,6 +2,7 @@
 
 mod inputs;
 mod keys;
+mod locate;
 mod resolve;
 
 use std::path::PathBuf;
@@ -43,7 +44,13 @@ Values encrypted with protect, fromSecret or copySecretData use the key of the S
 <cluster>/policy-encryption-key (data.key) when the inputs hold it, otherwise a throw-away key
 (said on standard error), and the IV of an existing replica in the inputs when there is one.
 
-Exit status: 0 every template resolved, 1 a template failed, 2 the inputs could not be read.
+A failed template is also traced back to the field and the file:line:column where it was
+written (Go's text names a line of the propagator's re-rendering). When the inputs hold
+ManagedClusters or PlacementDecisions, --cluster must be one they name (unless --cluster-label
+describes it). Fields the objects' schemas do not know are warned about on standard error.
+
+Exit status: 0 every template resolved, 1 a template failed, 2 the inputs could not be read
+(or --cluster is unknown).
 
   certgate template resolve -f policy.yaml -f configmaps.yaml --cluster cluster1
   certgate template resolve -f hub/ --cluster cluster1 --cluster-label env=prod -o json";

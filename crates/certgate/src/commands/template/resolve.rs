@@ -9,8 +9,9 @@ use certgate_templates::pipeline::{HubResolver, ResolverConfig};
 
 use super::ResolveArgs;
 use super::ResolveFormat;
-use super::inputs::load_objects;
+use super::inputs::{Loaded, load_objects};
 use super::keys::OfflineKeys;
+use super::locate::locate;
 use crate::shared::manifests::LoadErrors;
 
 #[derive(Debug, thiserror::Error)]
@@ -29,6 +30,57 @@ pub enum ResolveError {
     Setup(String),
     #[error("cannot render the output: {0}")]
     Render(String),
+    #[error(
+        "unknown --cluster {}: the ManagedClusters and PlacementDecisions of the inputs name \
+         only {}{}",
+        certgate_gofmt::quote(.cluster),
+        .known.join(", "),
+        .suggestion.as_deref().map(|s| format!("; did you mean {}?", certgate_gofmt::quote(s))).unwrap_or_default()
+    )]
+    UnknownCluster { cluster: String, known: Vec<String>, suggestion: Option<String> },
+}
+
+/// Most cluster names an unknown `--cluster` error lists.
+const MAX_LISTED_CLUSTERS: usize = 10;
+
+/// Clusters the inputs name: ManagedClusters, and the clusters of PlacementDecisions.
+fn known_clusters(objects: &[Value]) -> std::collections::BTreeSet<String> {
+    let mut known = std::collections::BTreeSet::new();
+    for object in objects {
+        match object.get("kind").and_then(Value::as_str) {
+            Some("ManagedCluster") => {
+                if let Some(name) = object.pointer("/metadata/name").and_then(Value::as_str) {
+                    known.insert(name.to_owned());
+                }
+            }
+            Some("PlacementDecision") => {
+                let decisions = object.pointer("/status/decisions").and_then(Value::as_array);
+                for decision in decisions.into_iter().flatten() {
+                    if let Some(name) = decision.get("clusterName").and_then(Value::as_str) {
+                        known.insert(name.to_owned());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    known
+}
+
+/// An error when the inputs name clusters and `--cluster` is none of them: resolving for a
+/// cluster the hub does not know would silently read nothing for it.
+fn check_cluster(objects: &[Value], cluster: &str) -> Result<(), ResolveError> {
+    let known = known_clusters(objects);
+    if known.is_empty() || known.contains(cluster) {
+        return Ok(());
+    }
+    let names: Vec<String> = known.iter().cloned().collect();
+    let suggestion = crate::shared::unknown_fields::nearest(cluster, names.iter());
+    let mut listed: Vec<String> = names.iter().take(MAX_LISTED_CLUSTERS).cloned().collect();
+    if names.len() > MAX_LISTED_CLUSTERS {
+        listed.push(format!("and {} more", names.len() - MAX_LISTED_CLUSTERS));
+    }
+    Err(ResolveError::UnknownCluster { cluster: cluster.to_owned(), known: listed, suggestion })
 }
 
 /// How messages name an input object: `Kind namespace/name` (or `Kind name`).
@@ -49,15 +101,30 @@ pub fn run_resolve(
     stdout: &mut impl Write,
     stderr: &mut impl Write,
 ) -> Result<u8, ResolveError> {
-    let mut objects = load_objects(&args.files, stdin)?;
+    let Loaded { mut objects, sources, written, unknown_fields } =
+        load_objects(&args.files, stdin)?;
+    unknown_fields.write(stderr)?;
+    // With --cluster-label the user describes the cluster themselves (a new one if need be).
+    if args.cluster_labels.is_empty() {
+        check_cluster(&objects, &args.cluster)?;
+    }
+    // Each root with where it was written (before `--cluster-label` may add an object).
+    let roots: Vec<(Value, Option<_>)> = objects
+        .iter()
+        .zip(&written)
+        .filter(|(o, _)| is_root_policy(o))
+        .map(|(o, w)| (o.clone(), w.clone()))
+        .collect();
     apply_cluster_labels(&mut objects, &args.cluster, &args.cluster_labels);
-    let roots: Vec<Value> = objects.iter().filter(|o| is_root_policy(o)).cloned().collect();
     if roots.is_empty() {
         return Err(ResolveError::NoPolicy);
     }
     let keys = OfflineKeys::from_objects(&objects, &args.cluster);
     let world = World::new(&objects).map_err(|e| ResolveError::InvalidInput {
-        object: describe(objects.get(e.index)),
+        object: match sources.get(e.index) {
+            Some(at) => format!("{at}: {}", describe(objects.get(e.index))),
+            None => describe(objects.get(e.index)),
+        },
         reason: e.reason,
     })?;
     let resolver = HubResolver::new(ResolverConfig {
@@ -68,7 +135,7 @@ pub fn run_resolve(
 
     let mut replicas = Vec::new();
     let mut failed = false;
-    for root in &roots {
+    for (root, written) in &roots {
         let name = format!(
             "{}/{}",
             root.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or(""),
@@ -88,6 +155,16 @@ pub fn run_resolve(
         }
         if let Some(failure) = &outcome.failed {
             writeln!(stderr, "policy {name}: templates not processed: {failure}")?;
+        }
+        if let (Some(error), Some(index), Some(written)) =
+            (&outcome.error, outcome.failed_template, written)
+        {
+            let located = locate(root, written, index, &error.message);
+            writeln!(
+                stderr,
+                "{}: policy {name}: the template that failed is {}",
+                located.at, located.path
+            )?;
         }
         failed |= outcome.error.is_some() || outcome.retry.is_some() || outcome.failed.is_some();
         failed |= has_error_annotation(&replica);

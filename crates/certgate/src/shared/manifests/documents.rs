@@ -1,12 +1,13 @@
-//! Splits one input's text into documents, each tagged with its 0-based document index.
+//! Splits one input's text into documents, each tagged with where it starts in the file and
+//! with the positions of its fields.
 
 use std::sync::Arc;
 
 use serde_json::Value;
-use serde_saphyr::granit_parser::{Event, Parser};
 use serde_saphyr::{MessageFormatter, Spanned, UserMessageFormatter};
 
 use super::error::LoadError;
+use super::positions::{self, DocumentPositions, Node, Position, Step};
 use super::source::Source;
 
 /// One parsed document.
@@ -14,6 +15,16 @@ use super::source::Source;
 pub struct Document {
     pub at: Source,
     pub value: Value,
+    /// Where each field of `value` was written (empty when unknown).
+    pub positions: Node,
+}
+
+impl Document {
+    /// Where the value at `path` was written: the document's source at that line and
+    /// column (or at the nearest enclosing field that has one).
+    pub fn source_of<'p>(&self, path: impl IntoIterator<Item = Step<'p>>) -> Source {
+        self.at.at(self.positions.find(path))
+    }
 }
 
 /// Which parser reads an input.
@@ -42,56 +53,62 @@ pub fn parse(file: &Arc<str>, text: &str, syntax: Syntax) -> Result<Vec<Document
     }
 }
 
-/// A JSON file holds exactly one document (an object or a `List`).
+/// A JSON file holds exactly one document (an object or a `List`). JSON is YAML too, so the
+/// YAML position index finds its fields.
 fn parse_json(file: &Arc<str>, text: &str) -> Result<Vec<Document>, LoadError> {
     let at = Source::document(file, 0);
     match serde_json::from_str::<Value>(text) {
-        Ok(value) => Ok(vec![Document { at, value }]),
+        Ok(value) => {
+            let positions = positions::index(text).into_iter().next().map(|d| d.root);
+            let positions = positions.unwrap_or_default();
+            Ok(vec![Document { at: at.at(positions.at), value, positions }])
+        }
         Err(err) => {
             // serde_json appends " at line L column C" to its message; the position is
             // reported in our own format instead.
             let full = err.to_string();
             let suffix = format!(" at line {} column {}", err.line(), err.column());
             let message = full.strip_suffix(&suffix).unwrap_or(&full).to_owned();
-            Err(LoadError::Json { at, line: err.line(), column: err.column(), message })
+            let position = Position { line: err.line(), column: err.column() };
+            Err(LoadError::Json { at: at.at(Some(position)), message })
         }
     }
 }
 
 /// YAML streams: serde-saphyr resolves the YAML (anchors, merge keys, tags) and skips empty
-/// and `null` documents; a light event pass finds where every document starts so that
-/// indices still count the skipped ones, matching what a reader sees in the file.
+/// and `null` documents; a light event pass finds where every document (and every field)
+/// starts, so that indices still count the skipped ones and messages can name lines.
 fn parse_yaml(file: &Arc<str>, text: &str) -> Result<Vec<Document>, LoadError> {
-    let starts = document_start_lines(text);
-    let index_of = |line: usize| starts.partition_point(|&start| start <= line).saturating_sub(1);
+    let mut indexed = positions::index(text);
+    let index_of = |line: usize| {
+        indexed.partition_point(|d: &DocumentPositions| d.start_line <= line).saturating_sub(1)
+    };
     match serde_saphyr::from_multiple::<Spanned<Value>>(text) {
-        Ok(documents) => Ok(documents
-            .into_iter()
-            .map(|doc| Document {
-                at: Source::document(file, index_of(line_of(&doc.referenced))),
-                value: doc.value,
-            })
-            .collect()),
+        Ok(documents) => {
+            let found: Vec<_> = documents
+                .into_iter()
+                .map(|doc| (index_of(line_of(&doc.referenced)), doc.value))
+                .collect();
+            Ok(found
+                .into_iter()
+                .map(|(index, value)| {
+                    let positions = indexed.get_mut(index).map(|d| std::mem::take(&mut d.root));
+                    let positions = positions.unwrap_or_default();
+                    let at = Source::document(file, index).at(positions.at);
+                    Document { at, value, positions }
+                })
+                .collect())
+        }
         Err(err) => {
-            let position = err.location().map(|l| (to_usize(l.line()), to_usize(l.column())));
-            let line = position.map_or(0, |(line, _)| line);
+            let position = err
+                .location()
+                .map(|l| Position { line: to_usize(l.line()), column: to_usize(l.column()) });
+            let line = position.map_or(0, |p| p.line);
             let message = UserMessageFormatter.format_message(err.without_snippet()).into_owned();
-            Err(LoadError::Yaml { at: Source::document(file, index_of(line)), position, message })
+            let at = Source::document(file, index_of(line)).at(position);
+            Err(LoadError::Yaml { at, message })
         }
     }
-}
-
-/// 1-based line of each document start, in order, up to the first syntax error (documents
-/// after it are never reached).
-fn document_start_lines(text: &str) -> Vec<usize> {
-    let mut parser = Parser::new_from_str(text);
-    let mut starts = Vec::new();
-    while let Some(Ok((event, span))) = parser.next_event() {
-        if let Event::DocumentStart(..) = event {
-            starts.push(span.start.line());
-        }
-    }
-    starts
 }
 
 fn line_of(location: &serde_saphyr::Location) -> usize {
@@ -125,6 +142,18 @@ mod tests {
     }
 
     #[test]
+    fn documents_and_fields_carry_their_line_and_column() {
+        let file: Arc<str> = Arc::from("f.yaml");
+        let text = "---\n# comment\nkind: A\n---\n~\n---\nkind: B\nspec:\n  dnsName: x\n";
+        let docs = parse(&file, text, Syntax::Yaml).unwrap();
+        assert_eq!(docs[0].at.to_string(), "f.yaml:3:1");
+        assert_eq!(docs[1].at.to_string(), "f.yaml:7:1");
+        let field = docs[1].source_of([Step::Key("spec"), Step::Key("dnsName")]);
+        assert_eq!(field.to_string(), "f.yaml:9:3");
+        assert_eq!(field.document, 2);
+    }
+
+    #[test]
     fn implicit_first_document_is_index_zero() {
         assert_eq!(yaml("kind: A\n").unwrap(), [(0, json!({"kind": "A"}))]);
         assert_eq!(yaml("").unwrap(), []);
@@ -140,19 +169,16 @@ mod tests {
     }
 
     #[test]
-    fn syntax_errors_name_document_line_and_column() {
+    fn syntax_errors_name_file_line_and_column() {
         let text = "kind: A\n---\n---\n# c\nkind: [B, C\n";
-        assert_eq!(
-            yaml(text).unwrap_err(),
-            "f.yaml#2: invalid YAML at line 5, column 7: unclosed bracket '['"
-        );
+        assert_eq!(yaml(text).unwrap_err(), "f.yaml:5:7: invalid YAML: unclosed bracket '['");
     }
 
     #[test]
     fn duplicate_keys_are_errors() {
         assert_eq!(
             yaml("kind: A\n---\nkind: B\nkind: C\n").unwrap_err(),
-            "f.yaml#1: invalid YAML at line 4, column 1: duplicate mapping key `kind` is not allowed here"
+            "f.yaml:4:1: invalid YAML: duplicate mapping key `kind` is not allowed here"
         );
     }
 
@@ -160,7 +186,7 @@ mod tests {
     fn nesting_depth_is_bounded() {
         let deep = format!("{}{}\n", "[".repeat(200), "]".repeat(200));
         let err = yaml(&deep).unwrap_err();
-        assert!(err.starts_with("f.yaml#0: invalid YAML at line 1, column "), "{err}");
+        assert!(err.starts_with("f.yaml:1:"), "{err}");
         assert!(err.contains("limits breached"), "{err}");
     }
 
@@ -169,14 +195,15 @@ mod tests {
         let file: Arc<str> = Arc::from("f.json");
         let docs = parse(&file, r#"{"kind": "List", "items": []}"#, Syntax::Json).unwrap();
         assert_eq!(docs.len(), 1);
-        assert_eq!(docs[0].at.to_string(), "f.json#0");
+        assert_eq!(docs[0].at.to_string(), "f.json:1:1");
+        assert_eq!(docs[0].source_of([Step::Key("items")]).to_string(), "f.json:1:18");
     }
 
     #[test]
     fn json_errors_name_line_and_column_once() {
         let file: Arc<str> = Arc::from("f.json");
         let err = parse(&file, "{\n  \"kind\": \n}", Syntax::Json).unwrap_err();
-        assert_eq!(err.to_string(), "f.json#0: invalid JSON at line 3, column 1: expected value");
+        assert_eq!(err.to_string(), "f.json:3:1: invalid JSON: expected value");
     }
 
     #[test]

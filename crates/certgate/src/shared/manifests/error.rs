@@ -1,5 +1,6 @@
 //! Input errors of manifest loading (`check`, `crl check`, `template resolve`) and of `check`'s
-//! object checks: each names the file (and document), what was wrong and, where it helps,
+//! object checks: each names the file (and line and column, or the document index where no
+//! position is known), what was wrong and, where it helps,
 //! what to do. Any of them makes the command exit with status 2.
 
 use std::fmt;
@@ -37,11 +38,12 @@ pub enum LoadError {
     #[error("{file}: not valid UTF-8 (at byte {offset}); manifests must be UTF-8 text")]
     NotUtf8 { file: String, offset: usize },
 
-    #[error("{at}: invalid YAML{}: {message}", position.map(|(l, c)| format!(" at line {l}, column {c}")).unwrap_or_default())]
-    Yaml { at: Source, position: Option<(usize, usize)>, message: String },
+    /// `at` carries the line and column of the error where the parser gave one.
+    #[error("{at}: invalid YAML: {message}")]
+    Yaml { at: Source, message: String },
 
-    #[error("{at}: invalid JSON at line {line}, column {column}: {message}")]
-    Json { at: Source, line: usize, column: usize, message: String },
+    #[error("{at}: invalid JSON: {message}")]
+    Json { at: Source, message: String },
 
     #[error(
         "{at}: expected a Kubernetes object (a mapping with apiVersion and kind), found {found}"
@@ -75,7 +77,7 @@ pub enum LoadError {
          cluster, so remove or rename one",
         certgate_gofmt::quote(.name)
     )]
-    Duplicate { kind: &'static str, name: String, first: Source, second: Source },
+    Duplicate { kind: &'static str, name: String, first: Box<Source>, second: Source },
 }
 
 /// Why an object of a kind `check` reads did not decode into its type.

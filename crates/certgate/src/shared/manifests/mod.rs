@@ -6,6 +6,7 @@
 pub mod discover;
 pub mod documents;
 pub mod error;
+pub mod positions;
 pub mod read;
 pub mod source;
 
@@ -16,7 +17,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use discover::{InputFile, expand};
-use documents::{Syntax, parse};
+use documents::{Document, Syntax, parse};
 pub use error::{DecodeProblem, LoadError, LoadErrors};
 use read::{read_file, read_stdin};
 pub use source::Source;
@@ -63,13 +64,19 @@ pub fn for_each_input(
 /// Every document of every input, in input order, as plain JSON values (`List`s left
 /// whole). For commands that read objects of their own kinds rather than `check`'s.
 pub fn load_values(args: &[PathBuf], stdin: impl Read) -> Result<Vec<Value>, LoadErrors> {
-    let mut values = Vec::new();
+    Ok(load_documents(args, stdin)?.into_iter().map(|d| d.value).collect())
+}
+
+/// Every document of every input, in input order, with where it (and each of its fields)
+/// was written.
+pub fn load_documents(args: &[PathBuf], stdin: impl Read) -> Result<Vec<Document>, LoadErrors> {
+    let mut all = Vec::new();
     for_each_input(args, stdin, |name, text, errors| {
         let file: Arc<str> = Arc::from(name);
         match parse(&file, text, Syntax::for_name(name)) {
-            Ok(documents) => values.extend(documents.into_iter().map(|d| d.value)),
+            Ok(documents) => all.extend(documents),
             Err(err) => errors.push(err),
         }
     })?;
-    Ok(values)
+    Ok(all)
 }

@@ -88,7 +88,7 @@ impl Inputs {
             Entry::Occupied(first) => Err(LoadError::Duplicate {
                 kind,
                 name: first.key().1.clone(),
-                first: first.get().clone(),
+                first: Box::new(first.get().clone()),
                 second: at.clone(),
             }),
         }
