@@ -181,6 +181,31 @@ fn inspect_json_reports_an_expired_crl() {
 }
 
 #[test]
+fn yaml_is_the_json_document_for_every_crl_command() {
+    let ca = f("ca.crt");
+    let (crl, client, manifests) =
+        (f("intermediate-expired.crl"), f("client-good.crt"), f("manifests"));
+    let commands: [&[&str]; 3] = [
+        &["crl", "inspect", &crl, "--ca", &ca, "--at", AT],
+        &["crl", "verify", "--ca", &ca, "--crl", &crl, "--at", AT, &client],
+        &["crl", "check", "-f", &manifests, "--at", AT],
+    ];
+    for args in commands {
+        let run = |format: &str| {
+            let mut all = args.to_vec();
+            all.extend(["-o", format]);
+            certgate(&crate_dir(), &all, None)
+        };
+        let (json, yaml) = (run("json"), run("yaml"));
+        assert_eq!(yaml.code, json.code, "{args:?}: {}", yaml.stderr);
+        let json: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+        let yaml = certgate_goyaml::from_yaml(&yaml.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: not YAML ({e}):\n{}", yaml.stdout));
+        assert_eq!(yaml, json, "{args:?}");
+    }
+}
+
+#[test]
 fn inspect_without_ca_and_without_problems_exits_0() {
     let run = golden("crl-inspect-no-ca", &["crl", "inspect", &f("crl.pem"), "--at", AT]);
     assert_eq!(run.code, 0);

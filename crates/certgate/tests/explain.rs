@@ -324,5 +324,16 @@ both!(
         assert_eq!(json["recorded"]["type"], "Approved");
         assert_eq!(json["recorded"]["reason"], "KubectlCertManager");
         assert_eq!(json["recorded"]["message"], r#"manually approved by "certgate""#);
+        // -o yaml is the same document.
+        let (code, yaml, _) =
+            certgate(&dev.kubeconfig, &["explain", "cr/alice-tls", "-n", "payments", "-o", "yaml"]);
+        assert_eq!(code, 0, "{yaml}");
+        let mut from_yaml = certgate_goyaml::from_yaml(&yaml).expect("one YAML document");
+        let mut json = json;
+        // The trace's access reviews are asked again, so only their shape is compared there.
+        for document in [&mut from_yaml, &mut json] {
+            document.as_object_mut().unwrap().remove("trace");
+        }
+        assert_eq!(from_yaml, json);
     }
 );

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::error::{CrlError, InputError};
 use super::input::{load_manifests, now_or};
-use super::output::{Format, write_json};
+use super::output::{Format, write_document};
 use super::{CheckArgs, Outcome, WARNING_EXIT};
 
 /// The documented JSON shape: only `results` (objects that could not be read are input
@@ -47,7 +47,7 @@ pub fn run(
         return Ok(Err(vec![InputError::NoHttpProxy]));
     }
     match args.output {
-        Format::Json => {
+        Format::Json | Format::Yaml => {
             // The JSON results carry their HTTPProxy's unknown fields too (with where they
             // are), so that a consumer of the JSON alone sees them.
             for warning in unknown_fields.warnings.iter().filter(|w| w.kind == "HTTPProxy") {
@@ -59,7 +59,7 @@ pub fn run(
                     result.warnings.push(format!("{}: {}", warning.at, warning.field));
                 }
             }
-            write_json(stdout, &Report { results: &report.results })?
+            write_document(stdout, args.output, &Report { results: &report.results })?
         }
         Format::Text => write_text(stdout, &report.results)?,
     }

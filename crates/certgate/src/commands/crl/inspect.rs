@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::Outcome;
 use super::error::{CrlError, InputError};
 use super::input::{PemInputs, now_or, read_pem};
-use super::output::{Format, expiry, not_yet_valid, write_json};
+use super::output::{Format, expiry, not_yet_valid, write_document};
 use super::verify::load_cas;
 use super::{InspectArgs, RevokedListing};
 
@@ -125,7 +125,7 @@ pub fn run(
         .collect();
     let any_warning = files.iter().any(|f| !f.warnings.is_empty());
     match args.output {
-        Format::Json => write_json(stdout, &Report { files })?,
+        Format::Json | Format::Yaml => write_document(stdout, args.output, &Report { files })?,
         Format::Text => write_text(stdout, &files, now, args.revoked)?,
     }
     Ok(Ok(u8::from(any_warning)))

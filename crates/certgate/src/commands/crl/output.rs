@@ -15,13 +15,26 @@ pub enum Format {
     Text,
     /// One JSON document.
     Json,
+    /// The JSON document as YAML.
+    Yaml,
 }
 
-/// Pretty JSON followed by a newline, buffered (a listing of a huge CRL is many small writes).
-pub fn write_json(out: &mut dyn Write, value: &impl Serialize) -> Result<(), CrlError> {
+/// `value` as `format` asks, for the structured formats (`json`, `yaml`): pretty JSON followed
+/// by a newline, or the same document as YAML (as Go's yaml.v3 writes it). Buffered: a
+/// listing of a huge CRL is many small writes.
+pub fn write_document(
+    out: &mut dyn Write,
+    format: Format,
+    value: &impl Serialize,
+) -> Result<(), CrlError> {
     let mut out = std::io::BufWriter::new(out);
-    serde_json::to_writer_pretty(&mut out, value)?;
-    writeln!(out)?;
+    if format == Format::Yaml {
+        let document = serde_json::to_value(value)?;
+        out.write_all(certgate_goyaml::to_yaml(&document).as_bytes())?;
+    } else {
+        serde_json::to_writer_pretty(&mut out, value)?;
+        writeln!(out)?;
+    }
     out.flush()?;
     Ok(())
 }

@@ -10,7 +10,7 @@ use certgate_crl::{
 
 use super::error::{CrlError, InputError};
 use super::input::{PemInputs, now_or, read_pems};
-use super::output::{Format, write_json};
+use super::output::{Format, write_document};
 use super::{Outcome, VerifyArgs};
 
 /// Runs `verify`: prints the verdict word, the reason, and a line when rustls would answer
@@ -32,7 +32,7 @@ pub fn run(
     let mode = RevocationMode::from_only_verify_leaf_cert_crl(args.leaf_only);
     let evaluation = evaluate(&chain, &cas, &crls, mode, now_or(args.at));
     match args.output {
-        Format::Json => write_json(stdout, &evaluation)?,
+        Format::Json | Format::Yaml => write_document(stdout, args.output, &evaluation)?,
         Format::Text => {
             writeln!(stdout, "{}", evaluation.envoy.verdict)?;
             writeln!(stdout, "{}", evaluation.envoy.reason)?;

@@ -92,6 +92,8 @@ pub enum ExplainFormat {
     Text,
     /// One JSON document: check's result fields plus `recorded`, `policies` and `notes`.
     Json,
+    /// The JSON document as YAML.
+    Yaml,
 }
 
 /// Why `explain` could not produce a report; each is one line on stderr.
@@ -177,6 +179,7 @@ pub fn run(
     match args.output {
         ExplainFormat::Text => render::text(&explanation, colour, stdout)?,
         ExplainFormat::Json => render::json(&explanation, stdout)?,
+        ExplainFormat::Yaml => render::yaml(&explanation, stdout)?,
     }
     stdout.flush().map_err(OutputError::Io)?;
     Ok(explanation.status())

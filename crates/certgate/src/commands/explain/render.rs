@@ -29,6 +29,13 @@ pub fn json(explanation: &Explanation, out: &mut dyn Write) -> Result<(), Output
     Ok(())
 }
 
+/// The JSON document as YAML (as Go's yaml.v3 writes it).
+pub fn yaml(explanation: &Explanation, out: &mut dyn Write) -> Result<(), OutputError> {
+    let document = serde_json::to_value(explanation).map_err(OutputError::Json)?;
+    out.write_all(certgate_goyaml::to_yaml(&document).as_bytes())?;
+    Ok(())
+}
+
 pub fn text(
     explanation: &Explanation,
     colour: bool,
