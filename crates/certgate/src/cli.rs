@@ -2,7 +2,10 @@
 //! subcommands. Each command's arguments and long help live in its own module under
 //! [`crate::commands`]; this file only names them (no behaviour).
 
-use clap::{Parser, Subcommand};
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::commands::{
     check, completion, controller, crds, crl, decide, dev, edge, explain, man, renew, revoke,
@@ -71,6 +74,53 @@ pub enum Command {
     Man(man::ManArgs),
 }
 
+/// The command line as clap should read it. pflag treats `--flag=false` of a boolean flag that
+/// is false by default as not given; clap counts any explicit value as present for its
+/// conflicts and requirements (`--dev-self-signed=false --tls-cert-file ...` was refused as a
+/// conflict). Such words are dropped before parsing: the flag keeps its default, false. Flags
+/// that are true by default, or read from an environment variable (where `=false` overrides
+/// it), keep the word; nothing after `--` is touched.
+pub fn normalise(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let droppable = false_by_default(&Cli::command());
+    let mut after_separator = false;
+    args.into_iter()
+        .filter(|arg| {
+            if after_separator {
+                return true;
+            }
+            if arg == "--" {
+                after_separator = true;
+                return true;
+            }
+            let name =
+                arg.to_str().and_then(|text| text.strip_prefix("--")?.strip_suffix("=false"));
+            !name.is_some_and(|name| droppable.contains(name))
+        })
+        .collect()
+}
+
+/// The long names of boolean flags that are false by default and not read from the
+/// environment, in every command, unless the same name is anything else in another command.
+fn false_by_default(root: &clap::Command) -> BTreeSet<String> {
+    let mut droppable = BTreeSet::new();
+    let mut other = BTreeSet::new();
+    let mut stack = vec![root];
+    while let Some(command) = stack.pop() {
+        for arg in command.get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            let boolean = arg.get_value_names().is_some_and(|names| names == ["BOOL"]);
+            let defaults: Vec<_> = arg.get_default_values().iter().collect();
+            if boolean && defaults == ["false"] && arg.get_env().is_none() {
+                droppable.insert(long.to_owned());
+            } else {
+                other.insert(long.to_owned());
+            }
+        }
+        stack.extend(command.get_subcommands());
+    }
+    &droppable - &other
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;
@@ -79,6 +129,46 @@ mod tests {
 
     use super::*;
     use crate::shared::report::ReportFormat;
+
+    fn parse_normalised(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(normalise(args.iter().map(OsString::from)))
+    }
+
+    #[test]
+    fn an_explicit_false_counts_as_not_given_as_pflag_reads_it() {
+        let with_files =
+            ["certgate", "webhook", "--tls-cert-file=a.pem", "--tls-private-key-file=a.key"];
+        let mut args = with_files.to_vec();
+        args.push("--dev-self-signed=false");
+        // Without normalising, clap refuses it as a conflict.
+        assert_eq!(
+            Cli::try_parse_from(&args).unwrap_err().kind(),
+            clap::error::ErrorKind::ArgumentConflict
+        );
+        let Command::Webhook(parsed) = parse_normalised(&args).unwrap().command else {
+            panic!("expected webhook")
+        };
+        assert!(!parsed.dev_self_signed);
+        // A true one still conflicts.
+        args.pop();
+        args.push("--dev-self-signed");
+        assert_eq!(
+            parse_normalised(&args).unwrap_err().kind(),
+            clap::error::ErrorKind::ArgumentConflict
+        );
+    }
+
+    #[test]
+    fn true_by_default_flags_and_words_after_the_separator_are_kept() {
+        let kept: Vec<OsString> =
+            ["certgate", "controller", "--leader-elect=false", "--", "--demo=false"]
+                .iter()
+                .map(OsString::from)
+                .collect();
+        assert_eq!(normalise(kept.clone()), kept);
+        let dropped = normalise(["certgate", "dev", "--demo=false"].map(OsString::from));
+        assert_eq!(dropped, ["certgate", "dev"].map(OsString::from));
+    }
 
     #[test]
     fn clap_definition_is_consistent() {

@@ -15,7 +15,7 @@ use certgate_api::certificate_request::manual::ManualDecision;
 use clap::{CommandFactory, Parser};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(certgate::cli::normalise(std::env::args_os()));
     match run(cli) {
         Ok(code) => code,
         // The reader of standard output went away (`| head`): nothing failed.
