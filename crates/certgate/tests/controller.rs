@@ -285,7 +285,14 @@ both!(
             .filter(|reason| reason == "Approved")
             .count();
         assert_eq!(approvals, 1);
-        assert!(!second.get("/metrics").contains("result=\"approved\""));
+        // Its approvals are declared at 0 when it starts, and stay there.
+        let metrics = second.get("/metrics");
+        assert!(
+            metrics.contains(
+                "certgate_controller_decisions_total{controller=\"policy-approver\",result=\"approved\"} 0\n"
+            ),
+            "{metrics}"
+        );
     }
 );
 
