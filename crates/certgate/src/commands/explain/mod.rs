@@ -366,7 +366,7 @@ mod tests {
     fn usage_errors_are_clap_errors_or_explain_errors() {
         let cli = try_parse(&[]).unwrap_err();
         assert_eq!(cli.kind(), clap::error::ErrorKind::MissingRequiredArgument);
-        let cli = try_parse(&["cr", "a", "-o", "yaml"]).unwrap_err();
+        let cli = try_parse(&["cr", "a", "-o", "xml"]).unwrap_err();
         assert_eq!(cli.kind(), clap::error::ErrorKind::InvalidValue);
         let cli = try_parse(&["cr", "a", "b"]).unwrap_err();
         assert_eq!(cli.kind(), clap::error::ErrorKind::UnknownArgument);
