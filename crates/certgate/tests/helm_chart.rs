@@ -34,31 +34,7 @@ fn chart() -> PathBuf {
 /// prints (it builds helm on the first run, about two minutes, and answers at once after).
 fn helm() -> &'static Path {
     static HELM: OnceLock<PathBuf> = OnceLock::new();
-    HELM.get_or_init(|| {
-        if let Some(path) = std::env::var_os("CERTGATE_HELM").filter(|p| !p.is_empty()) {
-            let path = PathBuf::from(path);
-            assert!(
-                path.is_file(),
-                "CERTGATE_HELM={} does not exist; unset it or run tools/helm/build",
-                path.display()
-            );
-            return path;
-        }
-        let script = repo().join("tools/helm/build");
-        let output = Command::new("bash").arg(&script).output().unwrap_or_else(|err| {
-            panic!("cannot run {}: {err} (bash is required)", script.display())
-        });
-        assert!(
-            output.status.success(),
-            "tools/helm/build failed ({}); run it by hand to see why. Its messages:\n{}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        let path = PathBuf::from(stdout.lines().last().unwrap_or_default().trim());
-        assert!(path.is_file(), "tools/helm/build printed {}, which is no file", path.display());
-        path
-    })
+    HELM.get_or_init(|| certgate_oracles::tool_path("CERTGATE_HELM", "helm/build"))
 }
 
 /// Runs helm; (success, stdout, stderr).

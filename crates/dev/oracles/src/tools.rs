@@ -1,5 +1,5 @@
 //! Where the test tools built by the project's own scripts under `tools/` are: the real
-//! kube-apiserver and etcd, Envoy, the oracles. One lookup for every test that needs one.
+//! kube-apiserver and etcd, Envoy, helm, the oracles. One lookup for every test that needs one.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
