@@ -4,27 +4,12 @@
 //! processes with leader election, restarts and metrics. Every test runs against both the
 //! sandbox and a real kube-apiserver (`both!`, docs/real-cluster.md).
 
-use std::time::{Duration, Instant};
-
 mod dev_support;
+use dev_support::issuance::eventually;
 use dev_support::*;
 
-/// Generous: the controllers react within milliseconds, but CI machines are shared.
-const DEADLINE: Duration = Duration::from_secs(60);
 /// The decision approver-policy writes for a request the DNS story's policy approves.
 const APPROVED_BY_DNS_POLICY: &str = r#"Approved=True policy.cert-manager.io: Approved by CertificateRequestPolicy: "namespace-local-dns""#;
-
-/// Polls `check` until it returns `Some`, or fails with `what` after [`DEADLINE`].
-fn eventually<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
-    let start = Instant::now();
-    loop {
-        if let Some(value) = check() {
-            return value;
-        }
-        assert!(start.elapsed() < DEADLINE, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
 
 /// `<type>=<status> <reason>: <message>` of the request's Approved or Denied condition.
 fn decision(dev: &Dev, namespace: &str, name: &str) -> Option<String> {
