@@ -262,12 +262,10 @@ pub fn run(args: &ControllerArgs) -> Result<(), ControllerError> {
             },
         };
         let server = config.cluster_url.to_string();
-        let lease =
-            format!("{}/{}", args.leader_election_namespace, args.leader_election_lease_name);
         run_controllers(client, Some(config), controllers, options, signal).await.map_err(|err| {
             let unreachable = match &err {
                 ManagerError::Leader(leader) => {
-                    crate::shared::unreachable::leader_election(&server, &lease, leader)
+                    crate::shared::unreachable::leader_election(&server, leader)
                 }
                 _ => None,
             };

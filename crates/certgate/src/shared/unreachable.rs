@@ -42,12 +42,17 @@ pub fn in_chain(server: &str, err: &(dyn Error + 'static)) -> Option<String> {
         .find_map(|kube| message(server, kube))
 }
 
-/// What a server command says when it cannot take part in leader election on `lease`
-/// (`namespace/name`) because the API server cannot be reached (it cannot wait for the server
-/// there: exiting lets its Pod restart with a back-off); `None` for any other failure.
-pub fn leader_election(server: &str, lease: &str, err: &(dyn Error + 'static)) -> Option<String> {
-    in_chain(server, err)
-        .map(|message| format!("cannot use Lease {lease} for leader election: {message}"))
+/// What a server command says when it cannot take part in leader election because the API
+/// server cannot be reached (it cannot wait for the server there: exiting lets its Pod restart
+/// with a back-off); `None` for any other failure.
+pub fn leader_election(
+    server: &str,
+    err: &certgate_runtime::leader::LeaderError,
+) -> Option<String> {
+    let certgate_runtime::leader::LeaderError::Lease { namespace, name, .. } = err;
+    in_chain(server, err).map(|message| {
+        format!("cannot use Lease {namespace}/{name} for leader election: {message}")
+    })
 }
 
 /// A failed TLS handshake in words (rustls' own text shows Rust names such as

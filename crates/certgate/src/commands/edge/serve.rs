@@ -201,12 +201,10 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), ServeError> {
         let client =
             kube::Client::try_from(config).map_err(|e| ServeError::Client(e.to_string()))?;
         crate::shared::kubeconfig::warn_if_unreachable(&client, server.clone());
-        let lease =
-            format!("{}/{}", args.leader_election_namespace, args.leader_election_lease_name);
         run_process(client, options, signal).await.map_err(|err| {
             let unreachable = match &err {
                 ProcessError::Leader(leader) => {
-                    crate::shared::unreachable::leader_election(&server, &lease, leader)
+                    crate::shared::unreachable::leader_election(&server, leader)
                 }
                 _ => None,
             };
